@@ -1,0 +1,119 @@
+"""State: determinism, digest, fork, undo, rejected orders, events, units."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.bots import RandomPolicy, play
+from workbench.engine import IllegalOrder
+from workbench.engine.events import EVENT_SCHEMA
+
+
+def _random_game(game, seed, policy_seed=3, max_orders=400):
+    s = game.new_state(seed=seed)
+    pol = RandomPolicy(policy_seed)
+    play(s, {"axis": pol, "allies": pol}, max_orders=max_orders)
+    return s
+
+
+def test_same_scenario_seed_and_orders_give_same_digest(toy_game):
+    a = _random_game(toy_game, seed=11)
+    b = toy_game.new_state(seed=11)
+    for order in a.orders:
+        b.apply(order)
+    assert a.digest() == b.digest()
+    assert a.events().equals(b.events())
+
+
+def test_different_seed_gives_different_dice(toy_game):
+    a = _random_game(toy_game, seed=1)
+    b = toy_game.new_state(seed=2)
+    for order in a.orders:
+        b.apply(order)
+    rolls_a = a.events().filter(kind="roll")["total"].to_list()
+    rolls_b = b.events().filter(kind="roll")["total"].to_list()
+    assert rolls_a and rolls_a != rolls_b
+
+
+def test_rejected_order_leaves_digest_unchanged(toy_state):
+    before = toy_state.digest()
+    bad = [
+        {"kind": "move", "unit": "GE-inf-1", "path": ["0404", "0104"]},  # into the sea
+        {"kind": "move", "unit": "GE-inf-1", "path": ["0804"]},  # not adjacent
+        {"kind": "move", "unit": "SU-inf-1", "path": ["0704"]},  # not the mover's unit
+        {"kind": "move", "unit": "GE-inf-1", "path": ["0604", "0704", "0804", "0904"]},  # too far
+        {"kind": "fire", "unit": "GE-inf-1", "target": "0804"},  # wrong step
+        {"kind": "teleport"},
+        {"no": "kind"},
+    ]
+    for order in bad:
+        with pytest.raises(IllegalOrder):
+            toy_state.apply(order)
+        assert toy_state.digest() == before
+
+
+def test_illegal_move_names_rule_and_reason(toy_state):
+    with pytest.raises(IllegalOrder) as exc:
+        toy_state.apply({"kind": "move", "unit": "GE-inf-1", "path": ["0404", "0304", "0204"]})
+    assert exc.value.rule == "TOY-3.1"
+    assert "cannot enter 0204: land units never enter water" in str(exc.value)
+    with pytest.raises(IllegalOrder, match="has 3 movement points and entering 0904"):
+        toy_state.apply({"kind": "move", "unit": "GE-inf-1", "path": ["0604", "0704", "0804", "0904"]})
+
+
+def test_fork_is_independent(toy_state):
+    fork = toy_state.fork()
+    assert fork.digest() == toy_state.digest()
+    fork.apply({"kind": "move", "unit": "GE-pz", "path": ["0603"]})
+    assert fork.unit("GE-pz").location == "0603"
+    assert toy_state.unit("GE-pz").location == "0503"
+    assert fork.digest() != toy_state.digest()
+
+
+def test_undo_restores_until_dice_are_rolled(toy_state):
+    s = toy_state
+    d0 = s.digest()
+    s.apply({"kind": "move", "unit": "GE-pz", "path": ["0603"]})
+    assert s.can_undo and s.undo()
+    assert s.digest() == d0
+    s.apply({"kind": "move", "unit": "GE-inf-1", "path": ["0604", "0704"]})  # next to SU at 0804
+    s.advance()  # to Fire
+    order = next(o for o in s.legal_orders() if o["kind"] == "fire")
+    s.apply(order)  # rolls a die: undo history is cleared
+    assert s.events()["kind"].to_list()[-1] in ("roll", "hit")
+    assert not s.can_undo and s.undo() is False
+
+
+def test_every_roll_is_logged_with_purpose_and_rule(toy_game):
+    s = _random_game(toy_game, seed=5)
+    rolls = s.events().filter(kind="roll")
+    assert rolls.height > 0
+    assert rolls["rule"].to_list() == ["TOY-7"] * rolls.height
+    assert all(p.startswith(("GE-", "SU-")) for p in rolls["purpose"].to_list())
+    assert all(1 <= t <= 6 for t in rolls["total"].to_list())
+
+
+def test_events_frame_schema(toy_state):
+    df = toy_state.events()
+    assert list(df.columns) == list(EVENT_SCHEMA)
+    assert df["seq"].to_list() == list(range(df.height))
+
+
+def test_units_frame(toy_state):
+    df = toy_state.units()
+    assert df.columns == ["id", "side", "nation", "type", "size", "location", "reduced"]
+    assert df.filter(id="SU-res")["location"].item() == "Reserve"
+    assert df.filter(side="axis").height == 4
+
+
+def test_apply_returns_the_events_it_caused(toy_state):
+    evs = toy_state.apply({"kind": "move", "unit": "GE-pz", "path": ["0603"]})
+    assert [e["kind"] for e in evs] == ["move"]
+    assert evs[0]["text"] == "GE-pz moves 0503 → 0603"
+
+
+def test_annotations_travel_with_the_record(toy_state):
+    toy_state.apply({"kind": "move", "unit": "GE-pz", "path": ["0603"]})
+    toy_state.annotate("bold push", ["!", "key moment"])
+    rec = toy_state.record()
+    assert rec.annotations[0] == {"comment": "bold push", "marks": ["!", "key moment"]}

@@ -1,0 +1,31 @@
+"""Wargame Workbench: a game kernel and JupyterLab workbench for WWII hex wargames.
+
+Start with::
+
+    import workbench as wb
+    wb.scenarios()                       # ['eto/barbarossa-1941', 'ssa/1941', ...]
+    game = wb.load_scenario("ssa/1941")
+    state = game.new_state(seed=0)
+    state.decision, state.legal_orders()
+"""
+
+from workbench.engine import (
+    Decision,
+    Game,
+    GameRecord,
+    IllegalOrder,
+    RecordError,
+    ScenarioError,
+    State,
+    load_scenario,
+    replay,
+)
+from workbench.engine.scenario import scenario_ids as scenarios
+from workbench.map import HexMap, load_map
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Decision", "Game", "GameRecord", "HexMap", "IllegalOrder", "RecordError", "ScenarioError",
+    "State", "load_map", "load_scenario", "replay", "scenarios",
+]

@@ -1,0 +1,59 @@
+"""A Game binds a ruleset, a map, a scenario and options; it makes fresh states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.engine.ruleset import Ruleset, get_ruleset
+from workbench.engine.scenario import Scenario, read_scenario
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.map import HexMap, load_map
+
+
+@dataclass
+class Game:
+    """Immutable during play: everything a state needs that does not change."""
+
+    ruleset: Ruleset
+    map: HexMap
+    scenario: Scenario
+    options: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.scenario.last_turn)
+
+    @property
+    def scenario_id(self) -> str:
+        return self.scenario.id
+
+    def new_state(self, seed: int = 0) -> State:
+        """The scenario's starting position, with dice seeded by ``seed``."""
+        state = State(self, int(seed))
+        for u in self.scenario.units:
+            state.units_by_id[u["id"]] = Unit(u["id"], u["side"], u["nation"], u["type"],
+                                              u["size"], u["location"], u["reduced"],
+                                              dict(u["props"]))
+        state.tracks = dict(self.scenario.tracks)
+        self.ruleset.setup(state)
+        state.start()
+        return state
+
+
+def load_scenario(id_or_path: str | Path, *, options: dict[str, Any] | None = None,
+                  overrides: dict[str, Any] | None = None) -> Game:
+    """Load a scenario by id (``"ssa/1941"``) or path into a :class:`Game`.
+
+    ``options`` are merged over the scenario's own options (e.g. optional rules);
+    ``overrides`` replace rule-table entries for this game only
+    (``{"crt.rows.2": [...]}``), which is how designers sweep a table.
+    """
+    scenario = read_scenario(id_or_path)
+    ruleset = get_ruleset(scenario.ruleset)
+    if overrides:
+        ruleset = ruleset.with_overrides(overrides)
+    opts = {**scenario.options, **(options or {})}
+    return Game(ruleset, load_map(scenario.map), scenario, opts, dict(overrides or {}))

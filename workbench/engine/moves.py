@@ -1,0 +1,127 @@
+"""Hex movement as an order kind, shared by every ruleset.
+
+A ruleset supplies the rule-specific parts through :class:`MovementRules`
+(who may move, how far, what each hex and hexside costs, where a unit must
+stop); this module owns the order format, the legal-destination search and
+the path check, so both games validate moves the same way.
+
+Order: ``{"kind": "move", "unit": "GE-4Pz", "path": ["3514", "3515"]}``.
+The path lists the hexes entered, in order, not the start hex.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.search import cheapest_reach, path_to
+
+if TYPE_CHECKING:
+    from workbench.engine.state import State
+    from workbench.engine.units import Unit
+
+
+class MovementRules:
+    """The rule hooks movement needs.  Subclass per ruleset; the defaults suit a plain game."""
+
+    rule = "move"
+
+    def movers(self, state: State) -> list[Unit]:
+        """Units that may still move in this step."""
+        side = state.decision.side if state.decision else None
+        step = state.step.path if state.step else ""
+        return [u for u in state.units_by_id.values()
+                if u.side == side and u.location.isdigit() and u.props.get("moved") != step]
+
+    def allowance(self, state: State, unit: Unit) -> float:
+        t = state.game.ruleset.unit_types[unit.type]
+        return float(t.get("mf_reduced" if unit.reduced else "mf", t.get("mf", 0)) or 0)
+
+    def enter_cost(self, state: State, unit: Unit) -> np.ndarray:
+        """Cost to enter each hex for this unit (``inf`` = prohibited)."""
+        return np.where(state.map.is_water, np.inf, 1.0)
+
+    def step_cost(self, state: State, unit: Unit):  # noqa: ANN201 - callable or None
+        """Extra cost per step a→b (hexsides, ZOC), or None for none; see search.cheapest_reach."""
+        return None
+
+    def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
+        """Plain words for why the step a→b is refused (used in IllegalOrder)."""
+        return f"{unit.id} cannot enter {state.map.label(b)}"
+
+    def moved(self, state: State, unit: Unit, path: list[int]) -> None:
+        """After a move: mark the unit, update control, etc."""
+        unit.props["moved"] = state.step.path if state.step else ""
+
+
+class MoveOrder(OrderKind):
+    kind = "move"
+
+    def __init__(self, rules: MovementRules) -> None:
+        self.rules = rules
+        self.rule = rules.rule
+
+    def reach(self, state: State, unit: Unit) -> tuple[dict[int, float], dict[int, int], int]:
+        src = state.map.index(unit.location)
+        cost, parent = cheapest_reach(state.map.neighbors, self.rules.enter_cost(state, unit), src,
+                                      self.rules.allowance(state, unit),
+                                      self.rules.step_cost(state, unit))
+        return cost, parent, src
+
+    def destinations(self, state: State, unit: Unit) -> list[str]:
+        """Labels of every hex the unit can reach now (for UI highlighting)."""
+        cost, _, src = self.reach(state, unit)
+        return [state.map.label(i) for i in sorted(cost) if i != src]
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        out = []
+        for unit in self.rules.movers(state):
+            cost, parent, src = self.reach(state, unit)
+            for dest in sorted(cost):
+                if dest != src:
+                    out.append({"kind": "move", "unit": unit.id,
+                                "path": [state.map.label(i) for i in path_to(parent, src, dest)[1:]]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        uid, path = order.get("unit"), order.get("path")
+        if not isinstance(uid, str) or uid not in state.units_by_id:
+            raise IllegalOrder(self.rule, f"there is no unit {uid!r}")
+        unit = state.units_by_id[uid]
+        if unit not in self.rules.movers(state):
+            raise IllegalOrder(self.rule, f"{uid} may not move now (not yours, not on the map, "
+                               f"or already moved this step)")
+        if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
+            raise IllegalOrder(self.rule, "a move needs a path: the list of hexes entered")
+        hm = state.map
+        try:
+            idx = [hm.index(unit.location)] + [hm.index(h) for h in path]
+        except KeyError as exc:
+            raise IllegalOrder(self.rule, str(exc.args[0])) from None
+        enter = self.rules.enter_cost(state, unit)
+        extra = self.rules.step_cost(state, unit)
+        budget = self.rules.allowance(state, unit)
+        spent = 0.0
+        for a, b in zip(idx, idx[1:], strict=False):
+            dirs = np.nonzero(hm.neighbors[a] == b)[0]
+            if dirs.size == 0:
+                raise IllegalOrder(self.rule, f"{hm.label(a)} and {hm.label(b)} are not adjacent")
+            add = extra(a, int(dirs[0]), b) if extra is not None else 0.0
+            if not np.isfinite(enter[b]) or add is None:
+                raise IllegalOrder(self.rule, self.rules.why_not(state, unit, a, b))
+            spent += float(enter[b]) + add
+            if spent > budget:
+                raise IllegalOrder(self.rule, f"{uid} has {budget:g} movement points and entering "
+                                   f"{hm.label(b)} would bring the cost to {spent:g}")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        unit = state.units_by_id[order["unit"]]
+        start = unit.location
+        unit.location = order["path"][-1]
+        self.rules.moved(state, unit, [state.map.index(h) for h in order["path"]])
+        state.emit("move", side=unit.side, rule=self.rule,
+                   text=f"{unit.id} moves {start} → {unit.location}",
+                   unit=unit.id, start=start, path=order["path"])

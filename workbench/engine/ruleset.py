@@ -1,0 +1,204 @@
+"""What a ruleset provides to the kernel, and the registry that finds rulesets by name.
+
+A ruleset is data (its ``tables/*.toml``, including ``sequence.toml``) plus
+order kinds and step procedures.  The kernel never imports a ruleset's rules
+modules directly; it asks the ruleset.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.flow import Sequence, Step
+
+if TYPE_CHECKING:
+    from workbench.engine.state import State
+
+Procedure = Callable[["State", Step], None]
+
+
+class OrderKind:
+    """One kind of order: its legal-order generator, its check and its effect, side by side.
+
+    Subclasses override :meth:`legal`, :meth:`check` and :meth:`execute`.  The
+    default :meth:`check` accepts exactly the orders :meth:`legal` lists, which
+    is right for small choice sets; big ones (moves) check directly.
+    """
+
+    kind: str = ""
+    rule: str = ""
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        return []
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if order not in self.legal(state):
+            raise IllegalOrder(self.rule, f"{_show(order)} is not one of the legal {self.kind} orders now")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+def _show(order: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in order.items())
+
+
+class Ruleset:
+    """Base class: loads tables and the sequence of play from a ``tables`` folder."""
+
+    name: str = ""
+    version: str = "0"
+    sides: tuple[str, ...] = ("axis", "allies")
+    #: Box names every scenario of this ruleset may use besides the map's boxes.
+    boxes: tuple[str, ...] = ()
+
+    def __init__(self, tables_dir: str | Path | None = None) -> None:
+        self.tables_dir = Path(tables_dir) if tables_dir else None
+        self.tables: dict[str, Any] = {}
+        if self.tables_dir is not None:
+            for p in sorted(self.tables_dir.glob("*.toml")):
+                with open(p, "rb") as fh:
+                    self.tables[p.stem] = tomllib.load(fh)
+        self.sequence = Sequence(self.tables.get("sequence", {}).get("step", []),
+                                 f"{self.name}/sequence.toml")
+        self.order_kinds: dict[str, OrderKind] = {}
+        self.procedures: dict[str, Procedure] = {}
+
+    # -- data --------------------------------------------------------------------
+    def with_overrides(self, overrides: dict[str, Any]) -> Ruleset:
+        """A copy whose tables carry per-game overrides (``"crt.rows.2" = [...]``)."""
+        clone = copy.copy(self)
+        clone.tables = copy.deepcopy(self.tables)
+        for dotted, value in overrides.items():
+            set_dotted(clone.tables, dotted, value)
+        return clone
+
+    @property
+    def unit_types(self) -> dict[str, dict[str, Any]]:
+        return self.tables.get("units", {}).get("types", {})
+
+    # -- the calendar -----------------------------------------------------------
+    def calendar(self, first: str, last: str) -> list[str]:
+        """Turn labels from first to last.  Default: one turn a month, ``YYYY-MM``."""
+        return month_range(first, last)
+
+    def turn_root(self, state: State) -> str:
+        """Which root of the sequence a turn plays (``turn``, ``monthly``, ``seasonal``)."""
+        return next(iter(self.sequence.roots))
+
+    # -- hooks the flow calls ---------------------------------------------------
+    def condition(self, state: State, when: str) -> bool:
+        """Whether a step with ``when`` applies now.  ``optional:X`` tests a rule option."""
+        if when.startswith("optional:"):
+            return when.split(":", 1)[1] in state.game.options.get("optional_rules", ())
+        if when.startswith("option:"):
+            return bool(state.game.options.get(when.split(":", 1)[1]))
+        if when == "first-turn":
+            return state.turn == 0
+        raise ValueError(f"{self.name}: unknown step condition {when!r}")
+
+    def enter(self, state: State, step: Step) -> None:
+        """Run the automatic procedure of a step, if the ruleset has one."""
+        proc = self.procedures.get(step.key)
+        if proc is not None:
+            proc(state, step)
+
+    def exit(self, state: State, step: Step) -> None:
+        proc = self.procedures.get(step.key + ":exit")
+        if proc is not None:
+            proc(state, step)
+
+    def resolve_actor(self, state: State, actor: str, phasing: str | None) -> list[str]:
+        """The side(s) that act for an ``actor`` keyword."""
+        other = {self.sides[0]: self.sides[1], self.sides[1]: self.sides[0]}
+        initiative = state.tracks.get("initiative", self.sides[0])
+        match actor:
+            case "phasing":
+                return [phasing or self.sides[0]]
+            case "non-phasing":
+                return [other[phasing or self.sides[0]]]
+            case "both":
+                return list(self.sides)
+            case "initiative":
+                return [initiative]
+            case "non-initiative":
+                return [other[initiative]]
+        return [actor]
+
+    def setup(self, state: State) -> None:
+        """Prepare a fresh state from its scenario (deployment, markers, tracks)."""
+
+    def begin_turn(self, state: State) -> None:
+        """Called when a new turn starts, before its first step."""
+
+    def end_turn(self, state: State) -> None:
+        """Called when a turn's sequence is done; may end the game (``state.finish``)."""
+
+    def final_result(self, state: State) -> dict[str, Any]:
+        """The result when the last turn is over."""
+        return {"winner": None, "level": "draw"}
+
+    def validate_scenario(self, scenario: Any) -> None:
+        """Extra ruleset checks on a loaded scenario; raise ScenarioError."""
+
+    def view(self, state: State, side: str | None) -> Any:
+        """What ``side`` may see (``None`` = umpire).  Default: everything."""
+        return state
+
+
+def month_range(first: str, last: str) -> list[str]:
+    y, m = (int(x) for x in first.split("-"))
+    ly, lm = (int(x) for x in last.split("-"))
+    out = []
+    while (y, m) <= (ly, lm):
+        out.append(f"{y:04d}-{m:02d}")
+        m += 1
+        if m == 13:
+            y, m = y + 1, 1
+    return out
+
+
+def set_dotted(tables: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``tables[a][b][2] = value`` for ``"a.b.2"``; ``KeyError`` if the path is unknown."""
+    parts = dotted.split(".")
+    node: Any = tables
+    for p in parts[:-1]:
+        node = node[int(p)] if isinstance(node, list) else node[p]
+    last = parts[-1]
+    if isinstance(node, list):
+        node[int(last)] = value
+    elif last in node:
+        node[last] = value
+    else:
+        raise KeyError(f"no table entry {dotted!r} to override")
+
+
+_REGISTRY: dict[str, str | Ruleset] = {
+    "ssa": "workbench.rulesets.ssa",
+    "eto": "workbench.rulesets.eto",
+}
+
+
+def register_ruleset(ruleset: Ruleset) -> None:
+    """Make a ruleset instance loadable by name (tests register small ones)."""
+    _REGISTRY[ruleset.name] = ruleset
+
+
+def get_ruleset(name: str) -> Ruleset:
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_REGISTRY))}")
+    if isinstance(entry, str):
+        entry = importlib.import_module(entry).RULESET
+        _REGISTRY[name] = entry
+    return entry
+
+
+def known_rulesets() -> list[str]:
+    return sorted(_REGISTRY)

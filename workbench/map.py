@@ -1,0 +1,259 @@
+"""The map model: per-hex arrays, hexside flags, sea areas and off-map boxes.
+
+A built map lives in a folder ``maps/<name>/``:
+
+``hexes.parquet``
+    one row per hex of the grid rectangle: ``id`` (CCRR label), ``q``, ``r``,
+    ``terrain``, ``country`` and any further per-hex attribute columns
+    (weather zone, sea area, city, port, resource, capital, ...).
+``sides.parquet``
+    one row per (hexside, feature): ``hex`` (label), ``dir`` (0..5, see
+    :data:`workbench.hexgrid.DIRECTIONS`) and ``feature`` (``river``,
+    ``border``, ``rail``, ...).  Either hex may carry the row; loading makes the
+    flags symmetric.
+``places.parquet``
+    named places: ``name``, ``hex``, ``kind`` and free attribute columns.
+``meta.json``
+    grid shape, projection, hex size, feature vocabulary, sea areas and boxes.
+
+Loading is a few Parquet reads and numpy conversions: well under a second even
+for the 12,000-hex Europe map.  Rules code works on the dense arrays; notebooks
+and analysts use the polars frames.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from workbench.hexgrid import HexGrid
+
+MAPS_DIR = Path(os.environ.get("WORKBENCH_MAPS", Path(__file__).resolve().parents[1] / "maps"))
+
+#: Terrain names that count as water for land units in both games.
+WATER_TERRAINS = frozenset({"sea", "all-sea", "lake", "all-lake", "ocean"})
+
+
+@dataclass(frozen=True)
+class Box:
+    """An off-map box or holding area, with the hexes/boxes it links to."""
+
+    name: str
+    kind: str = "box"
+    links: tuple[str, ...] = ()
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeaArea:
+    """A named sea area (ETO naval movement) or ocean zone."""
+
+    name: str
+    gridded: bool = False
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+class HexMap:
+    """A loaded map: a :class:`HexGrid` plus per-hex and per-hexside data."""
+
+    def __init__(
+        self,
+        name: str,
+        grid: HexGrid,
+        hexes: pl.DataFrame,
+        sides: pl.DataFrame | None = None,
+        places: pl.DataFrame | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.grid = grid
+        self.meta = dict(meta or {})
+        if hexes.height != grid.size:
+            raise ValueError(f"map {name}: {hexes.height} hex rows for a {grid.size}-hex grid")
+        # Rows are kept in dense-index order so row i is hex i.
+        order = np.array([grid.parse(h) for h in hexes["id"].to_list()])
+        self.hexes = hexes[np.argsort(order)] if np.any(order != np.arange(grid.size)) else hexes
+        self.sides = sides if sides is not None else pl.DataFrame(
+            {"hex": [], "dir": [], "feature": []},
+            schema={"hex": pl.String, "dir": pl.Int64, "feature": pl.String},
+        )
+        self.places = places if places is not None else pl.DataFrame(
+            {"name": [], "hex": [], "kind": []},
+            schema={"name": pl.String, "hex": pl.String, "kind": pl.String},
+        )
+        self.side_features: list[str] = list(
+            self.meta.get("side_features") or sorted(set(self.sides["feature"].to_list()))
+        )
+        self.boxes = {b["name"]: _box(b) for b in self.meta.get("boxes", [])}
+        self.sea_areas = {s["name"]: _sea(s) for s in self.meta.get("sea_areas", [])}
+
+    # -- construction ----------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> HexMap:
+        """Load a built map folder."""
+        path = Path(path)
+        meta = json.loads((path / "meta.json").read_text())
+        g = meta["grid"]
+        grid = HexGrid(g["cols"], g["rows"], g.get("col0", 1), g.get("row0", 1))
+        sides = pl.read_parquet(path / "sides.parquet") if (path / "sides.parquet").exists() else None
+        places = pl.read_parquet(path / "places.parquet") if (path / "places.parquet").exists() else None
+        return cls(meta.get("name", path.name), grid, pl.read_parquet(path / "hexes.parquet"),
+                   sides, places, meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write the map folder (used by the map builder and test fixtures)."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        meta = {**self.meta, "name": self.name, "side_features": self.side_features,
+                "grid": {"cols": self.grid.cols, "rows": self.grid.rows,
+                         "col0": self.grid.col0, "row0": self.grid.row0}}
+        self.hexes.write_parquet(path / "hexes.parquet", statistics=False)
+        self.sides.write_parquet(path / "sides.parquet", statistics=False)
+        self.places.write_parquet(path / "places.parquet", statistics=False)
+        (path / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+
+    # -- labels and places -------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.grid.size
+
+    def index(self, label: str) -> int:
+        """Dense index of a hex label; ``KeyError`` with a plain message if unknown."""
+        return self.grid.parse(label)
+
+    def label(self, idx: int) -> str:
+        return self.grid.label(idx)
+
+    @cached_property
+    def labels(self) -> np.ndarray:
+        return self.hexes["id"].to_numpy()
+
+    @cached_property
+    def labels_set(self) -> frozenset[str]:
+        return frozenset(self.labels.tolist())
+
+    def has_hex(self, label: str) -> bool:
+        try:
+            self.grid.parse(label)
+        except KeyError:
+            return False
+        return True
+
+    @cached_property
+    def _place_hex(self) -> dict[str, str]:
+        return {n.casefold(): h for n, h in zip(self.places["name"], self.places["hex"], strict=True)}
+
+    def hex_of(self, place: str) -> str:
+        """Label of the hex of a named place (case-insensitive)."""
+        try:
+            return self._place_hex[place.casefold()]
+        except KeyError:
+            raise KeyError(f"no place called {place!r} on map {self.name}") from None
+
+    def distance(self, a: str | int, b: str | int) -> int:
+        """Hex distance between two hexes given by label, place name or index."""
+        return int(self.grid.distance(self._idx(a), self._idx(b)))
+
+    def _idx(self, h: str | int) -> int:
+        if isinstance(h, str):
+            return self.index(h) if h.isdigit() else self.index(self.hex_of(h))
+        return int(h)
+
+    # -- per-hex arrays ---------------------------------------------------------
+    def column(self, name: str) -> np.ndarray:
+        """A per-hex attribute as a numpy array in dense-index order."""
+        return self.hexes[name].to_numpy()
+
+    @cached_property
+    def terrain_names(self) -> list[str]:
+        return sorted(set(self.hexes["terrain"].to_list()))
+
+    @cached_property
+    def terrain(self) -> np.ndarray:
+        """``int16[N]`` terrain codes indexing :attr:`terrain_names`."""
+        lookup = {t: i for i, t in enumerate(self.terrain_names)}
+        return np.array([lookup[t] for t in self.hexes["terrain"].to_list()], dtype=np.int16)
+
+    def terrain_mask(self, *names: str) -> np.ndarray:
+        codes = [i for i, t in enumerate(self.terrain_names) if t in names]
+        return np.isin(self.terrain, codes)
+
+    @cached_property
+    def is_water(self) -> np.ndarray:
+        return self.terrain_mask(*WATER_TERRAINS)
+
+    @property
+    def neighbors(self) -> np.ndarray:
+        return self.grid.neighbors
+
+    # -- hexsides -------------------------------------------------------------------
+    @cached_property
+    def side_flags(self) -> np.ndarray:
+        """``uint32[N, 6]`` bitmask of hexside features, symmetric across each side."""
+        flags = np.zeros((self.size, 6), dtype=np.uint32)
+        if self.sides.height == 0:
+            return flags
+        bit = {f: np.uint32(1 << i) for i, f in enumerate(self.side_features)}
+        idx = np.array([self.grid.parse(h) for h in self.sides["hex"].to_list()], dtype=np.int64)
+        d = self.sides["dir"].to_numpy().astype(np.int64)
+        b = np.array([bit[f] for f in self.sides["feature"].to_list()], dtype=np.uint32)
+        np.bitwise_or.at(flags, (idx, d), b)
+        nb = self.neighbors[idx, d]
+        ok = nb >= 0
+        np.bitwise_or.at(flags, (nb[ok], (d[ok] + 3) % 6), b[ok])
+        return flags
+
+    def side_mask(self, feature: str) -> np.ndarray:
+        """``bool[N, 6]``: which hexsides carry ``feature``."""
+        if feature not in self.side_features:
+            return np.zeros((self.size, 6), dtype=bool)
+        return (self.side_flags & np.uint32(1 << self.side_features.index(feature))) != 0
+
+    def side_has(self, a: str | int, b: str | int, feature: str) -> bool:
+        """Whether the hexside between adjacent hexes ``a`` and ``b`` carries ``feature``."""
+        ia, ib = self._idx(a), self._idx(b)
+        dirs = np.nonzero(self.neighbors[ia] == ib)[0]
+        if dirs.size == 0:
+            raise ValueError(f"{self.label(ia)} and {self.label(ib)} are not adjacent")
+        return bool(self.side_mask(feature)[ia, dirs[0]])
+
+    def __repr__(self) -> str:
+        return f"HexMap({self.name!r}, {self.grid.cols}x{self.grid.rows} = {self.size} hexes)"
+
+
+def _box(d: dict[str, Any]) -> Box:
+    return Box(d["name"], d.get("kind", "box"), tuple(d.get("links", ())),
+               {k: v for k, v in d.items() if k not in ("name", "kind", "links")})
+
+
+def _sea(d: dict[str, Any]) -> SeaArea:
+    return SeaArea(d["name"], bool(d.get("gridded", False)),
+                   {k: v for k, v in d.items() if k not in ("name", "gridded")})
+
+
+_CACHE: dict[str, HexMap] = {}
+
+
+def load_map(name: str) -> HexMap:
+    """Load a committed map by name (``"europe"``, ``"north-america"``) or folder path.
+
+    Maps are immutable once loaded, so they are cached per process.
+    """
+    if name in _CACHE:
+        return _CACHE[name]
+    path = Path(name)
+    if not (path / "meta.json").exists():
+        path = MAPS_DIR / name
+    if not (path / "meta.json").exists():
+        known = sorted(p.name for p in MAPS_DIR.iterdir() if (p / "meta.json").exists()) \
+            if MAPS_DIR.exists() else []
+        raise KeyError(f"no map called {name!r}; known maps: {', '.join(known) or 'none'}")
+    _CACHE[name] = HexMap.load(path)
+    return _CACHE[name]

@@ -1,0 +1,1 @@
+"""The rulesets: SS Amerika (``ssa``) and ETO (``eto``)."""
