@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from kit import TOY_SCENARIO, ToyRuleset, build_testland
 
 from workbench.engine import load_scenario, register_ruleset
 from workbench.map import HexMap, load_map
-
-from kit import TOY_SCENARIO, ToyRuleset, build_testland
 
 register_ruleset(ToyRuleset())
 

@@ -41,7 +41,7 @@ class GameRecord:
     @classmethod
     def of(cls, state: State) -> GameRecord:
         g = state.game
-        return cls(scenario=g.scenario.id if not _is_path(g.scenario.id) else g.scenario.file,
+        return cls(scenario=_scenario_ref(g.scenario),
                    ruleset=g.ruleset.name, ruleset_version=g.ruleset.version, seed=state.seed,
                    orders=[dict(o) for o in state.orders], options=dict(g.options),
                    overrides=dict(g.overrides), annotations=dict(state.annotations),
@@ -105,8 +105,16 @@ def _typed(data: dict[str, Any], key: str, typ: type) -> Any:
     return val
 
 
-def _is_path(sid: str) -> bool:
-    return sid.endswith(".toml")
+def _scenario_ref(scenario) -> str:  # noqa: ANN001 - Scenario
+    """The shipped id when the scenario is the shipped file, else the file's path."""
+    from workbench.engine.scenario import scenario_path
+
+    try:
+        if scenario_path(scenario.id).resolve() == Path(scenario.file).resolve():
+            return scenario.id
+    except ScenarioError:
+        pass
+    return str(Path(scenario.file).resolve())
 
 
 def atomic_write_text(path: Path, text: str) -> None:

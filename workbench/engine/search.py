@@ -27,15 +27,22 @@ def multi_source_reach(neighbors: np.ndarray, passable: np.ndarray, sources,
     if frontier.size == 0:
         return dist
     dist[frontier] = 0
+    # Off-map neighbours (-1) point at a sentinel slot that is never passable.
+    nbrs = np.where(neighbors < 0, n, neighbors)
+    if blocked_sides is not None:
+        nbrs = np.where(blocked_sides, n, nbrs)
+    open_ = np.append(passable.astype(bool), False)
+    open_[frontier] = False
+    owner = np.empty(n + 1, dtype=np.int64)
     step = 0
     while frontier.size and (max_steps is None or step < max_steps):
         step += 1
-        nb = neighbors[frontier]
-        if blocked_sides is not None:
-            nb = np.where(blocked_sides[frontier], -1, nb)
-        nb = nb[nb >= 0]
-        nb = nb[passable[nb] & (dist[nb] < 0)]
-        frontier = np.unique(nb)
+        nb = nbrs[frontier].ravel()
+        nb = nb[open_[nb]]
+        # de-duplicate without sorting: the last writer of each hex keeps it
+        owner[nb] = np.arange(nb.size)
+        frontier = nb[owner[nb] == np.arange(nb.size)]
+        open_[frontier] = False
         dist[frontier] = step
     return dist
 
@@ -81,3 +88,33 @@ def path_to(parent: dict[int, int], source: int, target: int) -> list[int]:
     while path[-1] != source:
         path.append(parent[path[-1]])
     return path[::-1]
+
+
+#: The six axial neighbours as a 3x3 structuring element indexed [dq + 1, dr + 1].
+HEX_STRUCTURE = np.array([[0, 1, 1],
+                          [1, 1, 1],
+                          [1, 1, 0]], dtype=bool)
+
+
+def connected_to_sources(q: np.ndarray, r: np.ndarray, passable: np.ndarray, sources) -> np.ndarray:
+    """Which hexes connect to any source through passable hexes (unlimited path length).
+
+    This is the common supply question ("can it trace a line of any length
+    through friendly hexes free of enemy ZOC?").  In axial coordinates hex
+    adjacency is a fixed 6-neighbour stencil, so connected-component labelling
+    (scipy.ndimage, compiled) answers it for the whole map at once.
+    Sources count as connected even if not passable.
+    """
+    from scipy import ndimage
+
+    sources = np.asarray(sources, dtype=np.int64)
+    qi = q - q.min()
+    ri = r - r.min()
+    img = np.zeros((qi.max() + 1, ri.max() + 1), dtype=bool)
+    mask = passable.astype(bool).copy()
+    mask[sources] = True
+    img[qi[mask], ri[mask]] = True
+    labels, _ = ndimage.label(img, structure=HEX_STRUCTURE)
+    hit = np.unique(labels[qi[sources], ri[sources]])
+    hit = hit[hit > 0]
+    return np.isin(labels[qi, ri], hit) & mask

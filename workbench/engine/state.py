@@ -444,10 +444,9 @@ class State:
     def _pop_node(self, step: Step) -> None:
         self.game.ruleset.exit(self, step)
         self.frames.pop()
-        if not self.frames and "/" not in step.path and step.path in self.game.ruleset.sequence.roots:
-            if self.result is None and step.path == self.game.ruleset.turn_root(self):
-                self.game.ruleset.end_turn(self)
-                self.turn += 1
+        if not self.frames and self.result is None and step.path == self.game.ruleset.turn_root(self):
+            self.game.ruleset.end_turn(self)
+            self.turn += 1
 
     # == serialization ===========================================================
     def to_dict(self) -> dict[str, Any]:

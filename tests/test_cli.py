@@ -1,0 +1,37 @@
+"""The workbench command: play, record, replay."""
+
+from __future__ import annotations
+
+from workbench.cli import main
+
+
+def test_play_writes_record_and_replay_matches(toy_scenario_file, tmp_path, capsys):
+    out = tmp_path / "game.json"
+    assert main(["play", str(toy_scenario_file), "--seed", "3", "--bots", "random,random",
+                 "--record", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0].startswith("1941-06: ")
+    assert "result: {'winner'" in text
+    digest = text.split("digest: ")[1].split()[0]
+    assert main(["replay", str(out)]) == 0
+    assert f"digest: {digest}" in capsys.readouterr().out
+
+
+def test_play_stops_after_turns(toy_scenario_file, capsys):
+    assert main(["play", str(toy_scenario_file), "--turns", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "stopped at 1941-07" in text
+
+
+def test_bad_scenario_is_a_clean_error(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("id = [")
+    assert main(["play", str(bad)]) == 2
+    assert "not valid TOML" in capsys.readouterr().err
+
+
+def test_bad_record_is_a_clean_error(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert main(["replay", str(bad)]) == 2
+    assert "truncated or corrupted" in capsys.readouterr().err

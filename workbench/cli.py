@@ -1,0 +1,121 @@
+"""The ``workbench`` command: list scenarios, play bot games, replay records, open the lab."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from workbench.engine import IllegalOrder, RecordError, ScenarioError
+
+
+def _bots(spec: str, seed: int) -> list:
+    from workbench.bots import RandomPolicy
+
+    names = [s.strip() for s in spec.split(",")]
+    if len(names) != 2:
+        raise SystemExit("--bots takes two policies, axis first: e.g. --bots random,random")
+    out = []
+    for i, name in enumerate(names):
+        if name != "random":
+            raise SystemExit(f"unknown bot {name!r}; available: random")
+        out.append(RandomPolicy(seed * 2 + i))
+    return out
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from workbench.engine.scenario import read_scenario, scenario_ids
+
+    for sid in scenario_ids():
+        try:
+            sc = read_scenario(sid)
+            print(f"{sid:32s} {sc.title}  ({sc.first_turn} to {sc.last_turn}, {len(sc.units)} units)")
+        except ScenarioError as exc:
+            print(f"{sid:32s} (does not load: {exc})")
+    return 0
+
+
+def _summary_line(state, turn_label: str) -> str:
+    ev = state.events().filter(turn=turn_label)
+    kinds = ev["kind"].value_counts().sort("kind")
+    counts = ", ".join(f"{k} {n}" for k, n in kinds.iter_rows())
+    return f"{turn_label}: {ev.height} events ({counts})"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from workbench.bots import play
+    from workbench.engine import load_scenario
+
+    game = load_scenario(args.scenario)
+    state = game.new_state(seed=args.seed)
+    axis, allies = _bots(args.bots, args.seed)
+    sides = game.ruleset.sides
+    policies = {sides[0]: axis, sides[1]: allies}
+    last_turn = None if args.turns is None else args.turns
+    t0 = time.perf_counter()
+    printed = 0
+
+    def report(st, order):  # noqa: ANN001
+        nonlocal printed
+        while printed < st.turn:
+            print(_summary_line(st, st.calendar[printed]))
+            printed += 1
+
+    play(state, policies, until_turn=last_turn, on_order=report)
+    report(state, None)
+    if state.is_over and printed < len(state.calendar):
+        print(_summary_line(state, state.turn_label))
+    took = time.perf_counter() - t0
+    print(f"{len(state.orders)} orders, {len(state.log)} events in {took:.2f} s")
+    print(f"result: {state.result}" if state.is_over else f"stopped at {' / '.join(state.clock)}")
+    print(f"digest: {state.digest()}")
+    if args.record:
+        path = state.record().save(args.record)
+        print(f"record written to {path}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from workbench.engine import replay
+
+    state = replay(args.record)
+    print(f"replayed {len(state.orders)} orders of {state.game.scenario.id}: "
+          f"{' / '.join(state.clock)}")
+    print(f"result: {state.result}" if state.is_over else "game not over")
+    print(f"digest: {state.digest()} (matches the record)")
+    return 0
+
+
+def cmd_lab(args: argparse.Namespace) -> int:
+    nb = Path(__file__).resolve().parents[1] / "notebooks" / "00-start-here.ipynb"
+    cmd = [sys.executable, "-m", "jupyter", "lab", str(nb) if nb.exists() else "."]
+    return subprocess.call(cmd)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="workbench", description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("scenarios", help="list the shipped scenarios").set_defaults(fn=cmd_scenarios)
+    p = sub.add_parser("play", help="play a game with bots and print a turn-by-turn summary")
+    p.add_argument("scenario")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random,random", help="axis,allies policies (random)")
+    p.add_argument("--turns", type=int, default=None, help="stop after this many turns")
+    p.add_argument("--record", default=None, help="write the game record (JSON) here")
+    p.set_defaults(fn=cmd_play)
+    p = sub.add_parser("replay", help="replay a game record and check its digest")
+    p.add_argument("record")
+    p.set_defaults(fn=cmd_replay)
+    sub.add_parser("lab", help="open JupyterLab on the start notebook").set_defaults(fn=cmd_lab)
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except (ScenarioError, RecordError, IllegalOrder) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
