@@ -40,3 +40,25 @@ def toy_game(toy_scenario_file):
 @pytest.fixture
 def toy_state(toy_game):
     return toy_game.new_state(seed=7)
+
+
+@pytest.fixture(scope="session")
+def ssa_map_dir(tmp_path_factory) -> str:
+    from ssa_kit import build_ssa_testmap
+
+    path = tmp_path_factory.mktemp("maps") / "ssa-testland"
+    build_ssa_testmap(path)
+    return str(path)
+
+
+@pytest.fixture
+def ssa_game(tmp_path, ssa_map_dir):
+    """``ssa_game(units, **kw)`` loads a small SS Amerika scenario on the test map."""
+    from ssa_kit import scenario_text
+
+    def make(units, **kw):
+        path = tmp_path / "ssa.toml"
+        path.write_text(scenario_text(ssa_map_dir, units, **kw))
+        return load_scenario(path)
+
+    return make

@@ -48,6 +48,7 @@ def test_blocked_hexsides_stop_the_trace():
 def test_cheapest_reach_respects_budget_and_costs():
     grid = HexGrid(8, 1)
     cost = np.array([1, 1, 3, 1, 1, np.inf, 1, 1], dtype=float)
-    c, parent = cheapest_reach(grid.neighbors, cost, 0, 5)
+    c, parent = cheapest_reach(grid.neighbors, 0, 5,
+                               lambda a, d, b: cost[b] if np.isfinite(cost[b]) else None)
     assert c == {0: 0.0, 1: 1.0, 2: 4.0, 3: 5.0}
     assert path_to(parent, 0, 3) == [0, 1, 2, 3]

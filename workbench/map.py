@@ -171,6 +171,15 @@ class HexMap:
         """A per-hex attribute as a numpy array in dense-index order."""
         return self.hexes[name].to_numpy()
 
+    def flag(self, name: str) -> np.ndarray:
+        """A boolean per-hex attribute (``coastal``, ``capital``, ...); all False if the map lacks it."""
+        if name not in self.hexes.columns:
+            return np.zeros(self.size, dtype=bool)
+        col = self.hexes[name]
+        if col.dtype == pl.Boolean:
+            return col.fill_null(False).to_numpy()
+        return col.is_not_null().to_numpy() & (col.cast(pl.String) != "").fill_null(False).to_numpy()
+
     @cached_property
     def terrain_names(self) -> list[str]:
         return sorted(set(self.hexes["terrain"].to_list()))

@@ -44,9 +44,17 @@ class MovementRules:
         """Cost to enter each hex for this unit (``inf`` = prohibited)."""
         return np.where(state.map.is_water, np.inf, 1.0)
 
-    def step_cost(self, state: State, unit: Unit):  # noqa: ANN201 - callable or None
-        """Extra cost per step a→b (hexsides, ZOC), or None for none; see search.cheapest_reach."""
-        return None
+    def step_cost(self, state: State, unit: Unit):  # noqa: ANN201 - a callable
+        """``f(a, d, b)``: the full cost of the step a→b (direction d), ``None`` if forbidden.
+
+        The default charges :meth:`enter_cost`; rulesets add hexsides, roads and ZOC.
+        """
+        enter = self.enter_cost(state, unit)
+
+        def cost(a: int, d: int, b: int) -> float | None:
+            return float(enter[b]) if np.isfinite(enter[b]) else None
+
+        return cost
 
     def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
         """Plain words for why the step a→b is refused (used in IllegalOrder)."""
@@ -66,8 +74,7 @@ class MoveOrder(OrderKind):
 
     def reach(self, state: State, unit: Unit) -> tuple[dict[int, float], dict[int, int], int]:
         src = state.map.index(unit.location)
-        cost, parent = cheapest_reach(state.map.neighbors, self.rules.enter_cost(state, unit), src,
-                                      self.rules.allowance(state, unit),
+        cost, parent = cheapest_reach(state.map.neighbors, src, self.rules.allowance(state, unit),
                                       self.rules.step_cost(state, unit))
         return cost, parent, src
 
@@ -101,21 +108,31 @@ class MoveOrder(OrderKind):
             idx = [hm.index(unit.location)] + [hm.index(h) for h in path]
         except KeyError as exc:
             raise IllegalOrder(self.rule, str(exc.args[0])) from None
-        enter = self.rules.enter_cost(state, unit)
-        extra = self.rules.step_cost(state, unit)
+        cost = self.rules.step_cost(state, unit)
         budget = self.rules.allowance(state, unit)
         spent = 0.0
         for a, b in zip(idx, idx[1:], strict=False):
             dirs = np.nonzero(hm.neighbors[a] == b)[0]
             if dirs.size == 0:
                 raise IllegalOrder(self.rule, f"{hm.label(a)} and {hm.label(b)} are not adjacent")
-            add = extra(a, int(dirs[0]), b) if extra is not None else 0.0
-            if not np.isfinite(enter[b]) or add is None:
+            step = cost(a, int(dirs[0]), b)
+            if step is None:
                 raise IllegalOrder(self.rule, self.rules.why_not(state, unit, a, b))
-            spent += float(enter[b]) + add
+            spent += step
             if spent > budget:
                 raise IllegalOrder(self.rule, f"{uid} has {budget:g} movement points and entering "
                                    f"{hm.label(b)} would bring the cost to {spent:g}")
+
+    def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
+        """Cost of a (checked) path from the unit's hex."""
+        hm = state.map
+        cost = self.rules.step_cost(state, unit)
+        idx = [hm.index(unit.location)] + [hm.index(h) for h in path]
+        total = 0.0
+        for a, b in zip(idx, idx[1:], strict=False):
+            d = int(np.nonzero(hm.neighbors[a] == b)[0][0])
+            total += cost(a, d, b) or 0.0
+        return total
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.units_by_id[order["unit"]]

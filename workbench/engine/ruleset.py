@@ -57,6 +57,9 @@ class Ruleset:
     sides: tuple[str, ...] = ("axis", "allies")
     #: Box names every scenario of this ruleset may use besides the map's boxes.
     boxes: tuple[str, ...] = ()
+    #: Extra top-level scenario keys and [[units]] keys this ruleset reads.
+    scenario_keys: frozenset[str] = frozenset()
+    unit_keys: frozenset[str] = frozenset()
 
     def __init__(self, tables_dir: str | Path | None = None) -> None:
         self.tables_dir = Path(tables_dir) if tables_dir else None
@@ -130,6 +133,9 @@ class Ruleset:
             case "non-initiative":
                 return [other[initiative]]
         return [actor]
+
+    def check_end_step(self, state: State, step: Step, side: str) -> None:
+        """Raise IllegalOrder if ``side`` may not end ``step`` yet (e.g. overstacked)."""
 
     def setup(self, state: State) -> None:
         """Prepare a fresh state from its scenario (deployment, markers, tracks)."""

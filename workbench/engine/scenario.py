@@ -104,17 +104,18 @@ def validate(raw: dict[str, Any], file: str = "<scenario>") -> Scenario:
     for key in REQUIRED:
         if key not in raw:
             raise ScenarioError(file, key, "required key is missing")
-    unknown = sorted(set(raw) - KNOWN_KEYS)
-    if unknown:
-        raise ScenarioError(file, unknown[0], f"unknown key (known keys: {', '.join(sorted(KNOWN_KEYS))})")
-    sid = _need(raw, "id", str, file, "the scenario id, e.g. 'ssa/1941'")
-    title = _need(raw, "title", str, file, "a title")
     rs_name = _need(raw, "ruleset", str, file, "'ssa' or 'eto'")
     try:
         ruleset = get_ruleset(rs_name)
     except KeyError:
         raise ScenarioError(file, "ruleset", f"unknown ruleset {rs_name!r}; known: "
                             f"{', '.join(known_rulesets())}") from None
+    known = KNOWN_KEYS | ruleset.scenario_keys
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ScenarioError(file, unknown[0], f"unknown key (known keys: {', '.join(sorted(known))})")
+    sid = _need(raw, "id", str, file, "the scenario id, e.g. 'ssa/1941'")
+    title = _need(raw, "title", str, file, "a title")
     map_name = _need(raw, "map", str, file, "a map name")
     try:
         hexmap = load_map(map_name)
@@ -174,9 +175,10 @@ def _units(raw: dict[str, Any], file: str, ruleset: Ruleset, hexmap: HexMap,
         key = f"units[{i}]"
         if not isinstance(u, dict):
             raise ScenarioError(file, key, "each unit must be a [[units]] table")
-        bad = sorted(set(u) - UNIT_KEYS)
+        bad = sorted(set(u) - UNIT_KEYS - ruleset.unit_keys)
         if bad:
-            raise ScenarioError(file, f"{key}.{bad[0]}", f"unknown unit key (known: {', '.join(sorted(UNIT_KEYS))})")
+            raise ScenarioError(file, f"{key}.{bad[0]}", "unknown unit key (known: "
+                                f"{', '.join(sorted(UNIT_KEYS | ruleset.unit_keys))})")
         uid = _need(u, "id", str, file, "a unique unit id") if "id" in u else None
         if uid is None:
             raise ScenarioError(file, f"{key}.id", "required key is missing")
@@ -215,9 +217,10 @@ def _units(raw: dict[str, Any], file: str, ruleset: Ruleset, hexmap: HexMap,
                 raise ScenarioError(file, f"{key}.id", f"duplicate unit id {one!r} "
                                     f"(already used by units[{seen[one]}])")
             seen[one] = i
+            extra = {k: u[k] for k in ruleset.unit_keys if k in u}
             out.append({"id": one, "side": nation_side[nation], "nation": nation, "type": utype,
                         "size": types[utype].get("size"), "location": location, "reduced": reduced,
-                        "props": dict(u.get("props", {})), "name": u.get("name"),
+                        "props": {**dict(u.get("props", {})), **extra}, "name": u.get("name"),
                         "deploy": u.get("deploy")})
     return out
 

@@ -47,13 +47,12 @@ def multi_source_reach(neighbors: np.ndarray, passable: np.ndarray, sources,
     return dist
 
 
-def cheapest_reach(neighbors: np.ndarray, enter_cost: np.ndarray, source: int, budget: float,
-                   step_cost=None) -> tuple[dict[int, float], dict[int, int]]:
+def cheapest_reach(neighbors: np.ndarray, source: int, budget: float,
+                   step_cost) -> tuple[dict[int, float], dict[int, int]]:
     """Dijkstra from one hex within a movement budget.
 
-    ``enter_cost[N]`` is the cost to enter each hex (``inf`` = prohibited).
-    ``step_cost(a, d, b)`` may add hexside or ZOC costs for the step a→b in
-    direction d, or return ``None`` to forbid it (e.g. ZOC stops).
+    ``step_cost(a, d, b)`` is the full cost of the step a→b in direction d
+    (terrain, hexside, ZOC...), or ``None`` when the step is forbidden.
     Returns ``(cost, parent)`` maps for every reachable hex; ``parent`` lets
     the caller rebuild the path.
     """
@@ -68,12 +67,9 @@ def cheapest_reach(neighbors: np.ndarray, enter_cost: np.ndarray, source: int, b
             b = int(neighbors[a, d])
             if b < 0:
                 continue
-            step = float(enter_cost[b])
-            if step_cost is not None:
-                extra = step_cost(a, d, b)
-                if extra is None:
-                    continue
-                step += extra
+            step = step_cost(a, d, b)
+            if step is None:
+                continue
             nc = c + step
             if nc <= budget and nc < cost.get(b, np.inf):
                 cost[b] = nc

@@ -212,6 +212,8 @@ class State:
             handler.check(self, order)
         elif kind == "choose_first" and order.get("side") not in self.game.ruleset.sides:
             raise IllegalOrder(d.rule, f"choose one of the sides {list(self.game.ruleset.sides)}")
+        elif kind == "end_step":
+            self.game.ruleset.check_end_step(self, self.step, d.side)
         # validated: now mutate, restoring the snapshot if anything unexpected breaks
         snapshot = self.snapshot()
         first_event = len(self.log)

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.engine.flow import Step
 from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
+from workbench.rulesets.ssa.control import initial_control
+from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
+from workbench.rulesets.ssa.stacking import check_stacking
+
+MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
 
 
 class SSARuleset(Ruleset):
@@ -15,10 +21,17 @@ class SSARuleset(Ruleset):
     version = "0.1"
     sides = ("axis", "allies")
     #: The four off-map holding areas (SSA-3.1c) plus where unbuilt units wait.
-    boxes = ("Europe", "Latin America", "Pacific", "Far East", "Unplaced", "Force pool")
+    boxes = ("Europe", "Latin America", "Pacific", "Far East", "unplaced", "Force pool")
+    scenario_keys = frozenset({"technologies", "control_notes", "occupation", "pools",
+                               "control_regions"})
+    unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note"})
 
     def __init__(self) -> None:
         super().__init__(Path(__file__).parent / "tables")
+        self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder()}
+        for key in MOVEMENT_STEPS:
+            self.procedures[key + ":exit"] = self._end_movement_phase
+        self.procedures["end"] = self._end_of_turn
 
     def condition(self, state: State, when: str) -> bool:
         """``special:X`` is on when the scenario has a special rule with effect X."""
@@ -27,3 +40,21 @@ class SSARuleset(Ruleset):
             rules = state.game.scenario.raw.get("special_rules", [])
             return any(isinstance(r, dict) and r.get("effect") == effect for r in rules)
         return super().condition(state, when)
+
+    def setup(self, state: State) -> None:
+        initial_control(state)
+
+    def check_end_step(self, state: State, step: Step, side: str) -> None:
+        if step.key in MOVEMENT_STEPS:
+            check_stacking(state, side)
+
+    def _end_movement_phase(self, state: State, step: Step) -> None:
+        """SSA-5.2: unused MF never carry over to the next phase."""
+        for u in state.units_by_id.values():
+            for k in ("mf_spent", "moved", "railed"):
+                u.props.pop(k, None)
+
+    def _end_of_turn(self, state: State, step: Step) -> None:
+        """SSA-4.4: the turn marker advances; per-turn limits (rail, SSA-5.7f-g) reset."""
+        for side in self.sides:
+            state.tracks.pop(f"{side}.rail_used", None)

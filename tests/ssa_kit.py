@@ -1,0 +1,99 @@
+"""A small SS Amerika test map and scenario builder, so rules tests pin exact numbers.
+
+Layout (14 columns x 12 rows, CCRR labels):
+
+* columns 01-02 are sea (the "Pacific"), column 03 is the coast;
+* a north-south river runs along the east sides of column 07;
+* a transportation line runs east along row 06 from 0306 to 1406;
+* terrain patches: forestation 0502-0504, rough 0903-0904, mountains 1002-1003
+  and 1006 (crossed by the line), desert 1209-1211, a lake at 0810;
+* country US for columns 03-10, CA for 11-14; cities at 0306 (industrial,
+  port), 0806 (industrial), 1306 (non-industrial).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from workbench.hexgrid import HexGrid
+from workbench.map import HexMap
+
+COLS, ROWS = 14, 12
+
+
+def build_ssa_testmap(path: Path) -> HexMap:
+    grid = HexGrid(COLS, ROWS)
+    labels = grid.labels.tolist()
+    col, _ = grid.offset(np.arange(grid.size))
+    c = col + 1
+    terrain = np.full(grid.size, "clear", dtype=object)
+    terrain[c <= 2] = "sea"
+
+    def put(label: str, t: str) -> None:
+        terrain[grid.parse(label)] = t
+
+    for lab in ("0502", "0503", "0504"):
+        put(lab, "forestation")
+    for lab in ("0903", "0904"):
+        put(lab, "rough")
+    for lab in ("1002", "1003", "1006"):
+        put(lab, "mountains")
+    for lab in ("1209", "1210", "1211"):
+        put(lab, "desert")
+    put("0810", "lake")
+    country = np.where(c <= 2, None, np.where(c <= 10, "US", "CA")).astype(object)
+    coastal = (c == 3)
+    city = [None] * grid.size
+    kind = [None] * grid.size
+    for lab, name, k in (("0306", "Port City", "industrial"), ("0806", "Mill Town", "industrial"),
+                         ("1306", "Border Town", "non-industrial")):
+        city[grid.parse(lab)] = name
+        kind[grid.parse(lab)] = k
+    hexes = pl.DataFrame({
+        "id": labels, "q": grid.q, "r": grid.r, "terrain": terrain.tolist(),
+        "country": country.tolist(), "coastal": coastal.tolist(), "city": city, "city_kind": kind,
+        "port": [bool(coastal[i] and city[i]) for i in range(grid.size)],
+    })
+    sides: list[dict] = []
+    for rr in range(1, ROWS + 1):  # river on the east sides of column 07 (odd column: NE, SE)
+        for d in (1, 2):
+            sides.append({"hex": f"07{rr:02d}", "dir": d, "feature": "river"})
+    line = [f"{cc:02d}06" for cc in range(3, 15)]
+    for a, b in zip(line, line[1:], strict=False):
+        ia, ib = grid.parse(a), grid.parse(b)
+        d = int(np.nonzero(grid.neighbors[ia] == ib)[0][0])
+        sides.append({"hex": a, "dir": d, "feature": "transport"})
+    sides_df = pl.DataFrame(sides, schema={"hex": pl.String, "dir": pl.Int64, "feature": pl.String})
+    places = pl.DataFrame({"name": ["Port City", "Mill Town", "Border Town"],
+                           "hex": ["0306", "0806", "1306"], "kind": ["city"] * 3})
+    meta = {"boxes": [{"name": n, "kind": "holding area", "links": []}
+                      for n in ("Europe", "Latin America", "Pacific", "Far East")],
+            "side_features": ["river", "transport", "border", "canal", "all-sea"]}
+    hm = HexMap("ssa-testland", grid, hexes, sides_df, places, meta)
+    hm.save(path)
+    return hm
+
+
+def scenario_text(map_dir: str, units: list[dict], *, first="1942-06", last="1942-08",
+                  extra: str = "") -> str:
+    lines = [
+        'format = 1', 'id = "test/ssa"', 'title = "SSA rules test"', 'ruleset = "ssa"',
+        f'map = "{map_dir}"', f'first_turn = "{first}"', f'last_turn = "{last}"',
+        '[sides.axis]', 'nations = ["GE", "JA", "SS"]', '[sides.allies]', 'nations = ["US", "BC"]',
+        '[control]', 'US = "allies"', 'CA = "allies"', extra,
+    ]
+    for u in units:
+        lines.append("[[units]]")
+        lines += [f"{k} = {_toml(v)}" for k, v in u.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml(v) -> str:  # noqa: ANN001
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    return str(v)

@@ -1,0 +1,61 @@
+"""Hex control (SSA-5.7e, 17.0).
+
+Two kinds of control are kept apart:
+
+* **line control** (``arrays["control"]``, int8 per hex): the side whose land
+  units last passed through the hex, or that held it behind its lines at the
+  start (SSA-5.7e).  Rail movement uses it, and SC0's special rule 8 uses it
+  for cities.
+* **city control** (``markers["cities"]``): who draws MP and VP from a city,
+  which needs an occupation government (SSA-17.3-17.5); see ``occupation.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa import values
+
+NOBODY, AXIS, ALLIES = 0, 1, 2
+SIDE_CODE = {"axis": AXIS, "allies": ALLIES}
+
+
+def control_array(state: State) -> np.ndarray:
+    ctrl = state.arrays.get("control")
+    if ctrl is None:
+        ctrl = np.zeros(state.map.size, dtype=np.int8)
+        state.arrays["control"] = ctrl
+    return ctrl
+
+
+def initial_control(state: State) -> None:
+    """Start-of-scenario control from the scenario's ``[control]`` table (SSA-17.1).
+
+    Keys are map country codes; values ``"axis"``, ``"allies"``, ``"neutral"``.
+    Hexes of neutral countries are closed to both sides (SSA-18, SC0).
+    """
+    hm = state.map
+    country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
+    ctrl = np.zeros(hm.size, dtype=np.int8)
+    neutral = np.zeros(hm.size, dtype=bool)
+    for key, val in state.game.scenario.raw.get("control", {}).items():
+        if not isinstance(val, str) or key.startswith("box."):
+            continue
+        mask = country == key
+        if val in SIDE_CODE:
+            ctrl[mask] = SIDE_CODE[val]
+        elif val == "neutral":
+            neutral |= mask
+    state.arrays["control"] = ctrl
+    if neutral.any():
+        state.arrays["neutral"] = neutral
+
+
+def pass_through(state: State, unit: Unit, path: list[int]) -> None:
+    """SSA-5.7e: a land unit passing through hexes gives its side their line control."""
+    if not values.is_land(state, unit) or values.is_leader(state, unit):
+        return
+    ctrl = control_array(state)
+    ctrl[np.asarray(path, dtype=np.int64)] = SIDE_CODE[unit.side]

@@ -1,0 +1,311 @@
+"""Land movement (SSA-5.0): terrain costs, ZOC costs, the minimum move, roads and rail.
+
+The order format, reach search and path check are the engine's
+(:mod:`workbench.engine.moves`); this module supplies the SS Amerika costs:
+
+* terrain to enter, mechanized or not (SSA-5.3, TEC); +2/+1 across rivers;
+* +1 MF to enter and +1 to leave an enemy land ZOC, so a step from one ZOC
+  hex to another costs +2 in total (SSA-5.5, 8.2; docs/rulings-ssa.md A18);
+* ½ MF per hex along a transportation line, whatever the terrain (SSA-5.8);
+* never into a hex holding enemy land (other than leaders) or naval units (SSA-5.1);
+* a unit may always move one hex, unless into prohibited terrain or from one
+  enemy ZOC hex to another (SSA-5.4);
+* in the Mechanized Movement phase only mechanized units move (SSA-4.2e).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.moves import MovementRules, MoveOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
+from workbench.rulesets.ssa.terrain import terrain_arrays
+from workbench.rulesets.ssa.zoc import land_zoc
+
+MECH_PHASE = "mechanized-movement"
+
+
+def other(side: str) -> str:
+    return "allies" if side == "axis" else "axis"
+
+
+def blocked_hexes(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes ``side``'s land units may not enter: enemy land (not leaders)
+    or naval units there (SSA-5.1, docs/rulings-ssa.md A22), or a neutral country."""
+    hm = state.map
+    out = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side != side and u.location.isdigit() and not u.props.get("carried"):
+            dom = values.domain(state, u)
+            if (dom == "land" and not values.is_leader(state, u)) or dom == "naval":
+                out[hm.index(u.location)] = True
+    neutral = state.arrays.get("neutral")
+    if neutral is not None:
+        out |= neutral
+    return out
+
+
+class SSAMovement(MovementRules):
+    """SS Amerika costs plugged into the engine's movement order."""
+
+    rule = "SSA-5.0"
+
+    def movers(self, state: State) -> list[Unit]:
+        d = state.decision
+        step = state.step
+        if d is None or step is None:
+            return []
+        mech_only = step.key.endswith(MECH_PHASE)
+        out = []
+        for u in state.units_by_id.values():
+            if u.side != d.side or not u.location.isdigit() or not values.is_land(state, u):
+                continue
+            if u.props.get("railed") or u.props.get("carried"):
+                continue
+            if mech_only and not values.is_mech(state, u):
+                continue
+            if self.allowance(state, u) <= 0 and u.props.get("mf_spent", 0) > 0:
+                continue
+            out.append(u)
+        return out
+
+    def allowance(self, state: State, unit: Unit) -> float:
+        """MF left this phase (SSA-5.2: unused MF never carries over)."""
+        return values.mf(state, unit) - float(unit.props.get("mf_spent", 0))
+
+    def enter_cost(self, state: State, unit: Unit) -> np.ndarray:
+        ta = terrain_arrays(state)
+        cost = (ta.enter_mech if values.is_mech(state, unit) else ta.enter_foot).copy()
+        cost[blocked_hexes(state, unit.side)] = np.inf
+        return cost
+
+    def _context(self, state: State, unit: Unit):  # noqa: ANN202
+        ta = terrain_arrays(state)
+        mech = values.is_mech(state, unit)
+        ezoc = land_zoc(state, other(unit.side))
+        bombed = state.arrays.get("bombed")
+        base = ta.enter_mech if mech else ta.enter_foot
+        river = ta.river_mech if mech else ta.river_foot
+        blocked = blocked_hexes(state, unit.side)
+        return ta, base, river, ezoc, bombed, blocked
+
+    def step_cost(self, state: State, unit: Unit):  # noqa: ANN201
+        """Full cost of the step a→b: terrain or road, river, ZOC (see the module doc)."""
+        ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
+        water = state.map.is_water
+
+        def cost(a: int, d: int, b: int) -> float | None:
+            if blocked[b] or water[b]:
+                return None
+            zoc = float(ezoc[a]) + float(ezoc[b])
+            road = bool(ta.transport[a, d]) and not (bombed is not None and (bombed[a] or bombed[b]))
+            if road:  # SSA-5.8: 1/2 MF per hex whatever the terrain, rivers bridged
+                return ta.road_cost + zoc
+            if not np.isfinite(base[b]):
+                return None
+            return float(base[b]) + (river if ta.river[a, d] else 0.0) + zoc
+
+        return cost
+
+    def minimum_move_ok(self, state: State, unit: Unit, a: int, b: int) -> bool:
+        """SSA-5.4: one hex always, unless prohibited, blocked, or ZOC to ZOC."""
+        if unit.props.get("mf_spent", 0) > 0:
+            return False
+        ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
+        d = int(np.nonzero(state.map.neighbors[a] == b)[0][0])
+        enterable = (np.isfinite(base[b]) or bool(ta.transport[a, d])) and not state.map.is_water[b]
+        return enterable and not blocked[b] and not (ezoc[a] and ezoc[b])
+
+    def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
+        hm = state.map
+        ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
+        label = hm.label(b)
+        if blocked_hexes(state, unit.side)[b]:
+            neutral = state.arrays.get("neutral")
+            if neutral is not None and neutral[b]:
+                return f"SSA-18.11: {label} is in a neutral country"
+            return f"SSA-5.1: a land unit may never enter a hex containing an enemy unit ({label})"
+        terrain = hm.hexes["terrain"][b]
+        kind = "mechanized" if values.is_mech(state, unit) else "non-mechanized"
+        return f"SSA-5.3: {terrain} ({label}) is prohibited to {kind} units" + (
+            " except along a transportation line" if terrain == "mountains" else "")
+
+    def moved(self, state: State, unit: Unit, path: list[int]) -> None:
+        unit.props["moved"] = state.step.path
+        pass_through(state, unit, path)
+
+
+class SSAMoveOrder(MoveOrder):
+    """The engine move order plus SS Amerika's minimum move and MF bookkeeping."""
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        try:
+            super().check(state, order)
+        except IllegalOrder as exc:
+            unit = state.units_by_id.get(order.get("unit", ""))
+            path = order.get("path")
+            if unit is not None and isinstance(path, list) and len(path) == 1 \
+                    and "movement points" in exc.why and state.map.has_hex(path[0]):
+                a, b = state.map.index(unit.location), state.map.index(path[0])
+                if self.rules.minimum_move_ok(state, unit, a, b):
+                    return
+            if "movement points" in exc.why:
+                raise IllegalOrder("SSA-5.2", exc.why) from None
+            if exc.why.startswith("SSA-"):
+                rule, why = exc.why.split(": ", 1)
+                raise IllegalOrder(rule, why) from None
+            raise
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        out = super().legal(state)
+        seen = {(o["unit"], o["path"][-1]) for o in out}
+        hm = state.map
+        for unit in self.rules.movers(state):
+            a = hm.index(unit.location)
+            for b in hm.neighbors[a]:
+                if b >= 0 and (unit.id, hm.label(b)) not in seen and \
+                        self.rules.minimum_move_ok(state, unit, a, int(b)):
+                    out.append({"kind": "move", "unit": unit.id, "path": [hm.label(b)]})
+        return out
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        unit = state.units_by_id[order["unit"]]
+        cost = self.path_cost(state, unit, order["path"])
+        unit.props["mf_spent"] = float(unit.props.get("mf_spent", 0)) + cost
+        super().execute(state, order)
+
+    def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
+        """A minimum move (SSA-5.4) spends all the unit's MF, whatever the hex costs."""
+        cost = super().path_cost(state, unit, path)
+        return min(cost, values.mf(state, unit)) if len(path) == 1 else cost
+
+
+class RailOrder(OrderKind):
+    """Rail movement (SSA-5.7): unlimited distance along friendly-controlled transportation
+    lines, in the Initial Movement phase only, within the turn's division limit."""
+
+    kind = "rail"
+    rule = "SSA-5.7"
+
+    def _limit(self, state: State, side: str) -> Fraction:
+        lim = state.ruleset.tables["movement"]["rail"]["limit_per_turn"][side]
+        return Fraction(lim) - Fraction(state.tracks.get(f"{side}.rail_used", "0"))
+
+    def _can_start(self, state: State, unit: Unit) -> str | None:
+        hm = state.map
+        ta = terrain_arrays(state)
+        if not (unit.location.isdigit() and values.is_land(state, unit)):
+            return "only land units on the map move by rail"
+        if unit.props.get("moved") or unit.props.get("mf_spent"):
+            return f"{unit.id} has already moved this phase"
+        a = hm.index(unit.location)
+        if not ta.on_line[a]:
+            return f"SSA-5.7a: {unit.id} must start on a transportation line"
+        if not values.value(state, unit, "rail_from_enemy_adjacent", False):
+            enemy = blocked_hexes(state, unit.side)
+            nb = hm.neighbors[a]
+            if np.any(enemy[nb[nb >= 0]]):
+                return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy unit"
+        if values.division_equivalents(state, unit) > self._limit(state, unit.side):
+            return (f"SSA-5.7f-g: the {unit.side} rail limit this turn is used up "
+                    f"({state.ruleset.tables['movement']['rail']['limit_per_turn'][unit.side]} divisions)")
+        return None
+
+    def _graph(self, state: State, unit: Unit) -> tuple[dict[int, int], int]:
+        """Breadth-first over line hexsides; enemy-controlled hexes end a branch (SSA-5.7b)."""
+        hm = state.map
+        ta = terrain_arrays(state)
+        ctrl = control_array(state)
+        enemy_ctrl = SIDE_CODE[other(unit.side)]
+        blocked = blocked_hexes(state, unit.side)
+        bombed = state.arrays.get("bombed")
+        src = hm.index(unit.location)
+        parent = {src: src}
+        frontier = [src]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                if a != src and ctrl[a] == enemy_ctrl:
+                    continue  # must stop in the first enemy-controlled hex
+                for d in range(6):
+                    b = int(hm.neighbors[a, d])
+                    if b < 0 or b in parent or not ta.transport[a, d] or blocked[b]:
+                        continue
+                    if bombed is not None and bombed[b]:
+                        continue
+                    parent[b] = a
+                    nxt.append(b)
+            frontier = nxt
+        return parent, src
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        out = []
+        for u in state.units_by_id.values():
+            if u.side != d.side or self._can_start(state, u) is not None:
+                continue
+            parent, src = self._graph(state, u)
+            for dest in sorted(parent):
+                if dest == src:
+                    continue
+                path = [dest]
+                while parent[path[-1]] != src:
+                    path.append(parent[path[-1]])
+                out.append({"kind": "rail", "unit": u.id,
+                            "path": [state.map.label(i) for i in reversed(path)]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        uid, path = order.get("unit"), order.get("path")
+        unit = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if unit is None or unit.side != state.decision.side:
+            raise IllegalOrder(self.rule, f"{uid!r} is not one of your units")
+        why = self._can_start(state, unit)
+        if why:
+            rule, _, text = why.partition(": ") if why.startswith("SSA-") else (self.rule, "", why)
+            raise IllegalOrder(rule, text or why)
+        if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
+            raise IllegalOrder(self.rule, "a rail move needs a path: the list of hexes entered")
+        hm = state.map
+        ta = terrain_arrays(state)
+        ctrl = control_array(state)
+        blocked = blocked_hexes(state, unit.side)
+        try:
+            idx = [hm.index(unit.location)] + [hm.index(h) for h in path]
+        except KeyError as exc:
+            raise IllegalOrder(self.rule, str(exc.args[0])) from None
+        for n, (a, b) in enumerate(zip(idx, idx[1:], strict=False)):
+            dirs = np.nonzero(hm.neighbors[a] == b)[0]
+            if dirs.size == 0 or not ta.transport[a, dirs[0]]:
+                raise IllegalOrder("SSA-5.7a", f"{hm.label(a)} to {hm.label(b)} is not along a "
+                                   "transportation line")
+            if blocked[b]:
+                raise IllegalOrder("SSA-5.1", f"{hm.label(b)} holds enemy units")
+            if n > 0 and ctrl[a] == SIDE_CODE[other(unit.side)]:
+                raise IllegalOrder("SSA-5.7b", f"rail movement must stop in the first "
+                                   f"enemy-controlled hex ({hm.label(a)})")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        unit = state.units_by_id[order["unit"]]
+        start = unit.location
+        used = Fraction(state.tracks.get(f"{unit.side}.rail_used", "0")) + \
+            values.division_equivalents(state, unit)
+        state.tracks[f"{unit.side}.rail_used"] = str(used)
+        unit.location = order["path"][-1]
+        unit.props["railed"] = True
+        unit.props["moved"] = state.step.path
+        pass_through(state, unit, [state.map.index(h) for h in order["path"]])
+        state.emit("rail", side=unit.side, rule=self.rule,
+                   text=f"{unit.id} moves by rail {start} → {unit.location}",
+                   unit=unit.id, start=start, path=order["path"])
+
+
+__all__ = ["AXIS", "RailOrder", "SSAMoveOrder", "SSAMovement", "blocked_hexes", "other"]

@@ -1,0 +1,52 @@
+"""Stacking (SSA-9.0), checked when a side ends a phase, not while it moves (SSA-9.G).
+
+Land: 3 division-equivalents a hex (corps = division = 1, brigade/regiment =
+1/3, a reduced division still 1; leaders and markers nothing), plus up to 3
+underground partisans.  Naval: 6 a hex.  Enemy units never count against each
+other, units being carried never count, holding areas have no limit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.state import State
+from workbench.rulesets.ssa import values
+
+
+def overstacked(state: State, side: str) -> list[str]:
+    """Plain-words descriptions of every overstacked hex of ``side``."""
+    st = state.ruleset.tables["stacking"]
+    land_limit = Fraction(st["land"]["limit_per_hex"])
+    naval_limit = int(st["naval"]["limit_per_hex"])
+    under_limit = int(st["land"]["partisan_underground_extra_limit"])
+    land: dict[str, Fraction] = defaultdict(Fraction)
+    naval: dict[str, int] = defaultdict(int)
+    under: dict[str, int] = defaultdict(int)
+    for u in state.units_by_id.values():
+        if u.side != side or not u.location.isdigit() or u.props.get("carried"):
+            continue
+        dom = values.domain(state, u)
+        if dom == "land":
+            if u.props.get("underground"):
+                under[u.location] += 1
+            else:
+                land[u.location] += values.division_equivalents(state, u)
+        elif dom == "naval":
+            naval[u.location] += 1
+    out = [f"{h} holds {float(v):g} land division-equivalents (limit {land_limit})"
+           for h, v in sorted(land.items()) if v > land_limit]
+    out += [f"{h} holds {n} naval units (limit {naval_limit})" for h, n in sorted(naval.items())
+            if n > naval_limit]
+    out += [f"{h} holds {n} underground partisans (limit {under_limit})"
+            for h, n in sorted(under.items()) if n > under_limit]
+    return out
+
+
+def check_stacking(state: State, side: str) -> None:
+    """SSA-9.G: refuse to end a phase with an overstacked hex (docs/rulings-ssa.md)."""
+    bad = overstacked(state, side)
+    if bad:
+        raise IllegalOrder("SSA-9.1", "stacking limit broken at the end of the phase: " + "; ".join(bad))

@@ -1,0 +1,55 @@
+"""Zones of control (SSA-8.0): which hexes each side's land and naval units control.
+
+Every land unit except leaders (SSA-24.3) and underground partisans exerts a
+ZOC into the six adjacent hexes, but not into a hex or across a hexside it
+could not enter itself (SSA-8.6): a mechanized unit's ZOC stops at mountains
+off the roads, no land ZOC enters all-sea hexes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.engine.state import State
+from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.terrain import terrain_arrays
+
+
+def exerts_land_zoc(state: State, unit) -> bool:  # noqa: ANN001 - Unit
+    return (values.is_land(state, unit) and not values.is_leader(state, unit)
+            and unit.location.isdigit() and not unit.props.get("underground")
+            and not unit.props.get("carried"))
+
+
+def land_zoc(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes in the land ZOC of ``side`` (SSA-8.G, 8.6)."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    out = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side != side or not exerts_land_zoc(state, u):
+            continue
+        i = hm.index(u.location)
+        enter = ta.enter_mech if values.is_mech(state, u) else ta.enter_foot
+        for d in range(6):
+            j = hm.neighbors[i, d]
+            if j < 0 or ta.all_sea_side[i, d]:
+                continue
+            if np.isfinite(enter[j]) or (ta.transport[i, d] and not hm.is_water[j]):
+                out[j] = True
+    return out
+
+
+def naval_zoc(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes in the naval ZOC of ``side``'s naval units (SSA-8.G, 8.3).
+
+    Submarines exert none: enemy fleets pass through their hexes freely (SSA-13.6)."""
+    hm = state.map
+    out = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side == side and u.location.isdigit() and values.domain(state, u) == "naval" \
+                and u.type != "submarine" and not u.props.get("carried"):
+            nb = hm.neighbors[hm.index(u.location)]
+            nb = nb[nb >= 0]
+            out[nb[hm.is_water[nb] | hm.flag("coastal")[nb]]] = True
+    return out
