@@ -9,6 +9,7 @@ from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
+from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_control
 from workbench.rulesets.ssa.stacking import check_stacking
 
 MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
@@ -32,6 +33,7 @@ class SSARuleset(Ruleset):
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
         self.procedures["end"] = self._end_of_turn
+        self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
 
     def condition(self, state: State, when: str) -> bool:
         """``special:X`` is on when the scenario has a special rule with effect X."""
@@ -43,6 +45,7 @@ class SSARuleset(Ruleset):
 
     def setup(self, state: State) -> None:
         initial_control(state)
+        initial_city_control(state)
 
     def check_end_step(self, state: State, step: Step, side: str) -> None:
         if step.key in MOVEMENT_STEPS:

@@ -1,0 +1,226 @@
+"""Supply (SSA-10.0, 15.6): which land units can trace a supply line now.
+
+A unit traces at most its own MF (paying its class's terrain costs, roads at
+½, no ZOC surcharge) to a supply point: a source, or a logistic unit that
+itself traces, within *its* MF, to another supply point (SSA-10.1a-b).  No
+line enters an enemy ZOC hex unless a friendly unit is there (SSA-8.4), nor a
+hex holding enemy units.
+
+Sources (SSA-10.1d-f):
+
+* Allies: every Allied-controlled industrial city, unlimited.
+* Axis: a friendly transport convoy in a coastal hex that can trace by sea,
+  clear of enemy naval units and naval ZOC, to the ocean edge of its holding
+  area (Europe by the Atlantic for Germans and their allies, the Far East by
+  the Pacific for the Japanese).  In a port it supplies any number of units;
+  on a plain coastal hex at most 3 division-equivalents.
+
+Costs are found for all hexes at once with scipy's Dijkstra on the reversed
+step graph, so one call answers for every unit (a hot path: see benchmarks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from workbench.engine.search import multi_source_reach
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.movement import blocked_hexes, other
+from workbench.rulesets.ssa.occupation import city_hexes, controls_city
+from workbench.rulesets.ssa.terrain import terrain_arrays
+from workbench.rulesets.ssa.zoc import land_zoc, naval_zoc
+
+JAPANESE = frozenset({"JA"})
+UNLIMITED = Fraction(10**9)
+
+
+@dataclass
+class SupplyPoint:
+    hex: int
+    capacity: Fraction
+    root: int  # index of the source this point finally traces to
+
+
+def _step_graph(state: State, side: str, mech: bool) -> csr_matrix:
+    """Directed graph of allowed supply steps x→y weighted by their MF cost."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    base = ta.enter_mech if mech else ta.enter_foot
+    river = ta.river_mech if mech else ta.river_foot
+    friendly = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side == side and u.location.isdigit() and values.is_land(state, u):
+            friendly[hm.index(u.location)] = True
+    closed = blocked_hexes(state, side) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    bombed = state.arrays.get("bombed")
+    nb = hm.neighbors
+    src = np.repeat(np.arange(hm.size), 6)
+    dst = nb.ravel()
+    road = ta.transport.ravel()
+    if bombed is not None:
+        road = road & ~bombed[src] & ~bombed[np.maximum(dst, 0)]
+    cost = np.where(road, ta.road_cost, base[np.maximum(dst, 0)] + np.where(ta.river.ravel(), river, 0.0))
+    ok = (dst >= 0) & np.isfinite(cost) & ~closed[np.maximum(dst, 0)]
+    return csr_matrix((cost[ok], (src[ok], dst[ok])), shape=(hm.size, hm.size))
+
+
+def _cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Least cost from every hex to the nearest point, and which point that is."""
+    n = graph_t.shape[0]
+    if not points:
+        return np.full(n, np.inf), np.full(n, -1)
+    dist, _, nearest = dijkstra(graph_t, directed=True, indices=points, min_only=True,
+                                return_predecessors=True)
+    return dist, nearest
+
+
+def _sea_edge(state: State, ocean: str | None) -> np.ndarray:
+    """Sea hexes on the map edge toward a holding area's ocean (any ocean if unknown)."""
+    hm = state.map
+    edge = hm.is_water & (hm.neighbors < 0).any(axis=1)
+    if ocean and "weather_zone" in hm.hexes.columns:
+        zone = np.array([(z or "").lower() for z in hm.hexes["weather_zone"].to_list()])
+        if (edge & (zone == ocean)).any():
+            edge &= zone == ocean
+    return edge
+
+
+def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
+    """SSA-10.1e-f: Axis convoys in coastal hexes with a clear sea trace to their holding area."""
+    hm = state.map
+    enemy_naval = naval_zoc(state, "allies")
+    for u in state.units_by_id.values():
+        if u.side == "allies" and u.location.isdigit() and values.domain(state, u) == "naval" \
+                and u.type != "submarine":
+            enemy_naval[hm.index(u.location)] = True
+    ocean = "pacific" if japanese else "atlantic"
+    edge = _sea_edge(state, ocean) & ~enemy_naval
+    sea_ok = hm.is_water & ~enemy_naval
+    reach = multi_source_reach(hm.neighbors, sea_ok, np.flatnonzero(edge))
+    coastal = hm.flag("coastal")
+    port = hm.flag("port")
+    out: list[SupplyPoint] = []
+    seen: set[int] = set()
+    for u in state.units_by_id.values():
+        if u.side != "axis" or u.type != "transport" or not u.location.isdigit():
+            continue
+        if (u.nation in JAPANESE) != japanese:
+            continue
+        i = hm.index(u.location)
+        nb = hm.neighbors[i]
+        touches = reach[i] >= 0 or any(reach[j] >= 0 for j in nb if j >= 0)
+        if coastal[i] and touches and i not in seen:
+            seen.add(i)
+            cap = UNLIMITED if port[i] else Fraction(
+                state.ruleset.tables["movement"].get("supply", {}).get("coastal_convoy_limit", 3))
+            out.append(SupplyPoint(i, cap, len(out)))
+    return out
+
+
+def allied_sources(state: State) -> list[SupplyPoint]:
+    """SSA-10.1d: every Allied-controlled industrial city, unlimited."""
+    return [SupplyPoint(i, UNLIMITED, k) for k, i in
+            enumerate(h for h in city_hexes(state, "industrial") if controls_city(state, "allies", h))]
+
+
+def supply_status(state: State, side: str) -> dict[str, bool]:
+    """``{unit id: in supply}`` for every land unit of ``side`` (SSA-10, 15.6)."""
+    hm = state.map
+    out: dict[str, bool] = {}
+    on_map: list[Unit] = []
+    for u in state.units_by_id.values():
+        if u.side != side or not values.is_land(state, u):
+            continue
+        if u.props.get("carried"):
+            out[u.id] = True  # SSA-10.1c
+        elif u.location.isdigit():
+            air = state.markers.get("air_supplied", {})
+            out[u.id] = u.location in air  # SSA-10.1h, refined below
+            on_map.append(u)
+        else:
+            out[u.id] = _box_supplied(state, u)
+    if side == "allies":
+        groups = [(allied_sources(state), on_map)]
+    else:
+        groups = [(axis_sources(state, jp), [u for u in on_map if (u.nation in JAPANESE) == jp])
+                  for jp in (False, True)]
+    graphs = {mech: _step_graph(state, side, mech).T.tocsr() for mech in (False, True)}
+    for sources, units in groups:
+        points = _chain(state, graphs, sources, [u for u in units if _is_logistic(state, u)])
+        _assign(state, graphs, points, sources, units, out)
+    del hm
+    return out
+
+
+def _is_logistic(state: State, unit: Unit) -> bool:
+    return bool(values.value(state, unit, "logistic", False))
+
+
+def _chain(state: State, graphs: dict[bool, csr_matrix], sources: list[SupplyPoint],
+           logistics: list[Unit]) -> list[SupplyPoint]:
+    """SSA-10.1b: logistic units join the network when they reach it within their own MF."""
+    hm = state.map
+    points = list(sources)
+    pending = list(logistics)
+    changed = True
+    while changed and pending:
+        changed = False
+        for mech in (False, True):
+            group = [u for u in pending if values.is_mech(state, u) == mech]
+            if not group:
+                continue
+            dist, nearest = _cost_to(graphs[mech], [p.hex for p in points])
+            by_hex = {p.hex: p for p in points}
+            for u in group:
+                i = hm.index(u.location)
+                if dist[i] <= values.mf(state, u):
+                    root = by_hex[int(nearest[i])].root if nearest[i] >= 0 else 0
+                    points.append(SupplyPoint(i, UNLIMITED, root))
+                    pending.remove(u)
+                    changed = True
+    return points
+
+
+def _assign(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoint],
+            sources: list[SupplyPoint], units: list[Unit], out: dict[str, bool]) -> None:
+    """Each unit in reach of a point is supplied, within its root source's capacity."""
+    hm = state.map
+    left = {s.root: s.capacity for s in sources}
+    for mech in (False, True):
+        group = sorted((u for u in units if values.is_mech(state, u) == mech), key=lambda u: u.id)
+        if not group or not points:
+            continue
+        dist, nearest = _cost_to(graphs[mech], [p.hex for p in points])
+        by_hex = {p.hex: p for p in points}
+        for u in group:
+            i = hm.index(u.location)
+            if dist[i] > values.mf(state, u):
+                continue
+            root = by_hex[int(nearest[i])].root
+            need = values.division_equivalents(state, u) if not _is_logistic(state, u) else Fraction(0)
+            if left.get(root, UNLIMITED) >= need:
+                left[root] = left.get(root, UNLIMITED) - need
+                out[u.id] = True
+
+
+def _box_supplied(state: State, unit: Unit) -> bool:
+    """SSA-15.6: in a holding area a unit needs a friendly logistic unit and transport there,
+    except Axis units in Europe or the Far East (15.6a) and Argentine, Brazilian and Chilean
+    units in Latin America (15.6d)."""
+    box = unit.location
+    spec = state.ruleset.tables["holding_areas"]["boxes"].get(box)
+    if spec is None:
+        return False
+    if unit.side == "axis" and spec.get("axis_always_supplied"):
+        return True
+    if box == "Latin America" and unit.nation in ("AR", "BR", "CH"):
+        return True
+    here = [u for u in state.units_by_id.values() if u.location == box and u.side == unit.side]
+    return any(_is_logistic(state, u) for u in here) and any(u.type == "transport" for u in here)
