@@ -7,9 +7,12 @@ from pathlib import Path
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
+from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
+from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
 from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
 from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_control
+from workbench.rulesets.ssa.retreat import RetreatOrder
 from workbench.rulesets.ssa.stacking import check_stacking
 
 MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
@@ -22,14 +25,17 @@ class SSARuleset(Ruleset):
     version = "0.1"
     sides = ("axis", "allies")
     #: The four off-map holding areas (SSA-3.1c) plus where unbuilt units wait.
-    boxes = ("Europe", "Latin America", "Pacific", "Far East", "unplaced", "Force pool")
+    boxes = ("Europe", "Latin America", "Pacific", "Far East", "unplaced", "Force pool", ELIMINATED)
     scenario_keys = frozenset({"technologies", "control_notes", "occupation", "pools",
                                "control_regions"})
     unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note"})
 
     def __init__(self) -> None:
         super().__init__(Path(__file__).parent / "tables")
-        self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder()}
+        self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder(),
+                            "attack": AttackOrder(), "retreat": RetreatOrder(),
+                            "take_losses": TakeLossesOrder()}
+        self.procedures["player/combat/land:exit"] = self._end_land_combat
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
         self.procedures["end"] = self._end_of_turn
@@ -56,6 +62,12 @@ class SSARuleset(Ruleset):
         for u in state.units_by_id.values():
             for k in ("mf_spent", "moved", "railed"):
                 u.props.pop(k, None)
+
+    def _end_land_combat(self, state: State, step: Step) -> None:
+        """SSA-11.2: the once-per-phase marks are cleared when the Combat phase ends."""
+        state.markers.pop("attacked_hexes", None)
+        for u in state.units_by_id.values():
+            u.props.pop("attacked", None)
 
     def _end_of_turn(self, state: State, step: Step) -> None:
         """SSA-4.4: the turn marker advances; per-turn limits (rail, SSA-5.7f-g) reset."""
