@@ -128,18 +128,29 @@ def test_ssa_5_2_mf_do_not_carry_over(start):
     assert "mf_spent" not in s.unit("GE-inf").props
 
 
-def test_ssa_9_1_overstacked_phase_cannot_end(start):
+def test_ssa_9_1_stack_limit_at_the_end_of_a_move_not_while_passing(start):
     units = [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": "0601"} for i in range(3)]
     units.append({"id": "GE-reg", "nation": "GE", "type": "military_government", "at": "0602"})
     s = start(units)
-    s.apply({"kind": "move", "unit": "GE-reg", "path": ["0601"]})  # allowed during the phase
     before = s.digest()
     with pytest.raises(IllegalOrder) as exc:
-        s.advance()
-    assert exc.value.rule == "SSA-9.1" and "0601 holds 3.33333 land division-equivalents" in exc.value.why
+        s.apply({"kind": "move", "unit": "GE-reg", "path": ["0601"]})
+    assert exc.value.rule == "SSA-9.1" and "would hold 3.33333 land division-equivalents" in exc.value.why
     assert s.digest() == before
-    s.apply({"kind": "move", "unit": "GE-reg", "path": ["0602"]})
-    s.advance()
+    assert not any(o.get("path", [None])[-1] == "0601" for o in s.legal_orders_of("move") if o["unit"] == "GE-reg")
+    s.apply({"kind": "move", "unit": "GE-reg", "path": ["0601", "0501"]})  # passing through is free
+    assert s.unit("GE-reg").location == "0501"
+
+
+def test_ssa_9_G_overstacked_phase_cannot_end(start):
+    units = [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": "0601"} for i in range(3)]
+    s = start(units)
+    s.unit("GE-inf2").size = "corps"
+    s.units_by_id["GE-x"] = type(s.unit("GE-inf0"))("GE-x", "axis", "GE", "infantry_division", "division", "0601")
+    assert {"kind": "end_step"} not in s.legal_orders()
+    with pytest.raises(IllegalOrder) as exc:
+        s.advance()
+    assert exc.value.rule == "SSA-9.1" and "0601 holds 4 land division-equivalents" in exc.value.why
 
 
 def test_ssa_9_1_three_regiments_plus_two_divisions_fit(start):
@@ -186,6 +197,18 @@ class TestRail:
         assert "rail" not in s.decision.kinds
         with pytest.raises(IllegalOrder, match="not open now"):
             s.apply({"kind": "rail", "unit": "GE-pz", "path": ["0406"]})
+
+    def test_ssa_5_7_rail_by_destination(self, start, ssa_game):
+        import numpy as np
+
+        state = ssa_game([{**GE_INF, "at": "0306"}]).new_state(seed=1)
+        state.arrays["control"] = np.full(state.map.size, 1, dtype=np.int8)
+        s = to_step(state, "player/initial-movement", "axis")
+        dests = {o["to"] for o in s.legal_orders_of("rail")}
+        assert dests == {f"{c:02d}06" for c in range(4, 15)}  # the whole line, unlimited distance
+        s.apply({"kind": "rail", "unit": "GE-inf", "to": "1406"})
+        assert s.unit("GE-inf").location == "1406"
+        assert s.events().filter(kind="rail")["text"].item() == "GE-inf moves by rail 0306 → 1406"
 
     def test_ssa_5_7a_must_follow_the_line(self, start):
         s = start([{**GE_INF, "at": "0306"}])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -126,10 +127,26 @@ class HexMap:
 
     def index(self, label: str) -> int:
         """Dense index of a hex label; ``KeyError`` with a plain message if unknown."""
-        return self.grid.parse(label)
+        try:
+            return self._index_of[label]
+        except (KeyError, TypeError):
+            return self.grid.parse(label)  # raises the plain-words KeyError
+
+    @cached_property
+    def _index_of(self) -> dict[str, int]:
+        return {h: i for i, h in enumerate(self.hexes["id"].to_list())}
 
     def label(self, idx: int) -> str:
-        return self.grid.label(idx)
+        return self._labels_list[idx]
+
+    @cached_property
+    def labels_list(self) -> list[str]:
+        """Labels as a plain Python list (fast indexing in hot loops)."""
+        return self._labels_list
+
+    @cached_property
+    def _labels_list(self) -> list[str]:
+        return self.hexes["id"].to_list()
 
     @cached_property
     def labels(self) -> np.ndarray:
@@ -148,14 +165,25 @@ class HexMap:
 
     @cached_property
     def _place_hex(self) -> dict[str, str]:
-        return {n.casefold(): h for n, h in zip(self.places["name"], self.places["hex"], strict=True)}
+        out = {_fold(n): h for n, h in zip(self.places["name"], self.places["hex"], strict=True)}
+        for name, hexes in self.meta.get("areas", {}).items():
+            out.setdefault(_fold(name), hexes[0])
+        return out
 
     def hex_of(self, place: str) -> str:
-        """Label of the hex of a named place (case-insensitive)."""
+        """Label of the hex of a named place or area (case- and accent-insensitive:
+        "San José" finds "San Jose").  An area (e.g. the Panama Canal) gives its first hex."""
         try:
-            return self._place_hex[place.casefold()]
+            return self._place_hex[_fold(place)]
         except KeyError:
             raise KeyError(f"no place called {place!r} on map {self.name}") from None
+
+    def area(self, name: str) -> list[str]:
+        """All hexes of a named area (``meta["areas"]``), or the one hex of a place."""
+        for key, hexes in self.meta.get("areas", {}).items():
+            if _fold(key) == _fold(name):
+                return list(hexes)
+        return [self.hex_of(name)]
 
     def distance(self, a: str | int, b: str | int) -> int:
         """Hex distance between two hexes given by label, place name or index."""
@@ -235,6 +263,11 @@ class HexMap:
 
     def __repr__(self) -> str:
         return f"HexMap({self.name!r}, {self.grid.cols}x{self.grid.rows} = {self.size} hexes)"
+
+
+def _fold(name: str) -> str:
+    """Case- and accent-insensitive key for place names."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
 
 
 def _box(d: dict[str, Any]) -> Box:

@@ -25,6 +25,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.scenario.last_turn)
+        self.scenario_units = {u["id"]: u for u in self.scenario.units}
 
     @property
     def scenario_id(self) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.ruleset import OrderKind
-from workbench.engine.search import cheapest_reach, path_to
+from workbench.engine.search import cheapest_reach, graph_reach, path_to
 
 if TYPE_CHECKING:
     from workbench.engine.state import State
@@ -56,6 +56,19 @@ class MovementRules:
 
         return cost
 
+    def step_graph(self, state: State, unit: Unit):  # noqa: ANN201
+        """Optional: the same costs as :meth:`step_cost` as a sparse N×N matrix, so reach
+        uses compiled Dijkstra.  Rulesets cache it per side and class; None = use step_cost."""
+        return None
+
+    def end_refusal(self, state: State, unit: Unit, dest: int) -> IllegalOrder | None:
+        """Why the unit may not end its move in ``dest`` (stacking), or None."""
+        return None
+
+    def end_ok(self, state: State, unit: Unit) -> np.ndarray | None:
+        """Vectorised :meth:`end_refusal`: ``bool[N]`` of hexes the unit may end in (None = all)."""
+        return None
+
     def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
         """Plain words for why the step a→b is refused (used in IllegalOrder)."""
         return f"{unit.id} cannot enter {state.map.label(b)}"
@@ -74,8 +87,12 @@ class MoveOrder(OrderKind):
 
     def reach(self, state: State, unit: Unit) -> tuple[dict[int, float], dict[int, int], int]:
         src = state.map.index(unit.location)
-        cost, parent = cheapest_reach(state.map.neighbors, src, self.rules.allowance(state, unit),
-                                      self.rules.step_cost(state, unit))
+        budget = self.rules.allowance(state, unit)
+        graph = self.rules.step_graph(state, unit)
+        if graph is not None:
+            cost, parent = graph_reach(graph, src, budget)
+        else:
+            cost, parent = cheapest_reach(state.map.neighbors, src, budget, self.rules.step_cost(state, unit))
         return cost, parent, src
 
     def destinations(self, state: State, unit: Unit) -> list[str]:
@@ -85,12 +102,15 @@ class MoveOrder(OrderKind):
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = []
+        labels = state.map.labels_list
         for unit in self.rules.movers(state):
             cost, parent, src = self.reach(state, unit)
+            ok = self.rules.end_ok(state, unit)
             for dest in sorted(cost):
-                if dest != src:
+                if dest != src and (ok[dest] if ok is not None else
+                                    self.rules.end_refusal(state, unit, dest) is None):
                     out.append({"kind": "move", "unit": unit.id,
-                                "path": [state.map.label(i) for i in path_to(parent, src, dest)[1:]]})
+                                "path": [labels[i] for i in path_to(parent, src, dest)[1:]]})
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -122,6 +142,9 @@ class MoveOrder(OrderKind):
             if spent > budget:
                 raise IllegalOrder(self.rule, f"{uid} has {budget:g} movement points and entering "
                                    f"{hm.label(b)} would bring the cost to {spent:g}")
+        refusal = self.rules.end_refusal(state, unit, idx[-1])
+        if refusal is not None:
+            raise refusal
 
     def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
         """Cost of a (checked) path from the unit's hex."""

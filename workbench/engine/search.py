@@ -78,6 +78,21 @@ def cheapest_reach(neighbors: np.ndarray, source: int, budget: float,
     return cost, parent
 
 
+def graph_reach(graph, source: int, budget: float) -> tuple[dict[int, float], dict[int, int]]:  # noqa: ANN001
+    """:func:`cheapest_reach` on a prebuilt sparse step-cost matrix (scipy's compiled Dijkstra).
+
+    ``graph[a, b]`` is the full cost of the step a→b; absent entries are forbidden steps.
+    """
+    from scipy.sparse.csgraph import dijkstra
+
+    dist, pred = dijkstra(graph, directed=True, indices=source, limit=budget + 1e-9,
+                          return_predecessors=True)
+    reached = np.flatnonzero(np.isfinite(dist))
+    cost = {int(i): float(dist[i]) for i in reached}
+    parent = {int(i): int(pred[i]) for i in reached if i != source}
+    return cost, parent
+
+
 def path_to(parent: dict[int, int], source: int, target: int) -> list[int]:
     """Rebuild the path source→target from a parent map."""
     path = [target]

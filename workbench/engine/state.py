@@ -23,7 +23,7 @@ from workbench.engine.dice import Dice
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.events import events_frame, make_event
 from workbench.engine.flow import Step, interrupt_frame, node_frame
-from workbench.engine.units import Unit, units_frame
+from workbench.engine.units import Unit, epoch, units_frame
 
 if TYPE_CHECKING:
     from workbench.engine.game import Game
@@ -52,6 +52,7 @@ class State:
         self.result: dict[str, Any] | None = None
         self._undo: list[dict[str, Any]] = []
         self._rolled = False
+        self._derived: dict[Any, tuple[Any, Any]] = {}
 
     # == reading ===============================================================
     @property
@@ -107,6 +108,20 @@ class State:
             if "node" in f:
                 return f["phasing"]
         return None
+
+    def derived(self, key: Any, compute, *depends: Any) -> Any:  # noqa: ANN001
+        """Memoise data derived from unit positions (ZOC, stacks, supply...).
+
+        Recomputed whenever any unit moved or changed (the unit epoch) or an
+        extra dependency in ``depends`` differs (compared by identity/equality).
+        """
+        stamp = (epoch(), *depends)
+        hit = self._derived.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        value = compute()
+        self._derived[key] = (stamp, value)
+        return value
 
     def units(self) -> pl.DataFrame:
         """Every unit in play or waiting off-map (see docs/events.md for columns)."""
@@ -178,7 +193,13 @@ class State:
         f = self.frames[-1]
         if kind == "choose_first":
             return [{"kind": "choose_first", "side": s} for s in self.game.ruleset.sides]
-        if kind in ("begin", "pass", "end_step"):
+        if kind == "end_step":
+            try:
+                self.game.ruleset.check_end_step(self, self.step, self.decision.side)
+            except IllegalOrder:
+                return []
+            return [{"kind": kind}]
+        if kind in ("begin", "pass"):
             return [{"kind": kind}]
         raise AssertionError(f)  # pragma: no cover
 
@@ -467,17 +488,23 @@ class State:
         }
 
     def snapshot(self) -> dict[str, Any]:
-        """A private deep copy for undo and rollback (arrays stay numpy)."""
-        return copy.deepcopy({
+        """A private copy for undo and rollback (arrays stay numpy).  The log and the
+        orders are append-only, so they are copied shallowly."""
+        snap = copy.deepcopy({
             "turn": self.turn, "frames": self.frames,
             "units": [u.to_dict() for u in self.units_by_id.values()],
             "tracks": self.tracks, "markers": self.markers, "arrays": self.arrays,
-            "dice": self.dice.state, "log": self.log, "orders": self.orders,
-            "result": self.result, "annotations": self.annotations,
+            "dice": self.dice.state, "result": self.result, "annotations": self.annotations,
         })
+        snap["log"] = list(self.log)
+        snap["orders"] = list(self.orders)
+        return snap
 
     def restore(self, snap: dict[str, Any]) -> None:
-        snap = copy.deepcopy(snap)
+        self._derived = {}
+        log, orders = list(snap["log"]), list(snap["orders"])
+        snap = copy.deepcopy({k: v for k, v in snap.items() if k not in ("log", "orders")})
+        snap["log"], snap["orders"] = log, orders
         self.turn = snap["turn"]
         self.frames = snap["frames"]
         self.units_by_id = {d["id"]: Unit.from_dict(d) for d in snap["units"]}
@@ -502,6 +529,7 @@ class State:
         other.seed = self.seed
         other._undo = []
         other._rolled = False
+        other._derived = {}
         other.restore(self.snapshot())
         return other
 

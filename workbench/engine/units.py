@@ -7,6 +7,16 @@ from typing import Any
 
 import polars as pl
 
+#: Bumped whenever any unit changes where it is or what it is, so derived data
+#: (ZOC, stacks, supply) cached with :meth:`State.derived` knows when to recompute.
+_EPOCH = [0]
+_TRACKED = frozenset({"location", "reduced", "side", "type", "nation", "size"})
+
+
+def epoch() -> int:
+    return _EPOCH[0]
+
+
 UNIT_COLUMNS: dict[str, pl.DataType] = {
     "id": pl.String(), "side": pl.String(), "nation": pl.String(), "type": pl.String(),
     "size": pl.String(), "location": pl.String(), "reduced": pl.Boolean(),
@@ -26,6 +36,20 @@ class Unit:
     location: str
     reduced: bool = False
     props: dict[str, Any] = field(default_factory=dict)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _TRACKED:
+            _EPOCH[0] += 1
+        object.__setattr__(self, name, value)
+
+    def flag(self, key: str, value: Any = True) -> None:
+        """Set (or with ``None`` clear) a status prop that changes derived data
+        (carried, underground, ...), invalidating caches."""
+        _EPOCH[0] += 1
+        if value is None:
+            self.props.pop(key, None)
+        else:
+            self.props[key] = value
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

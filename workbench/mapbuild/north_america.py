@@ -212,7 +212,7 @@ def _meta(b: base.MapBuild) -> dict:
                                "icecap", "sea", "lake"],
         "side_features": SIDE_FEATURES,
         "weather_zones": ["I", "II", "III", "IV", "Atlantic", "Pacific"],
-        "panama_canal_hexes": canal, "sea_areas": seas, "boxes": boxes,
+        "panama_canal_hexes": canal, "areas": {"Panama Canal": canal}, "sea_areas": seas, "boxes": boxes,
         "sources": sorted(p.name for p in SRC.iterdir()) + ["naturalearth (1:110m)"],
     }
 

@@ -1,27 +1,119 @@
-"""The ETO ruleset object: tables, calendar, sequence of play, order kinds, procedures."""
+"""The ETO ruleset object: tables, calendar, sequence of play, order kinds, procedures.
+
+The land campaign core (issue 5): weather (Part 2), command and HQs (22-23),
+offensive movement and ZOC (24-25), combat and results (26-27), breakthrough
+and exploitation (28-29), the Movement phase and rail (30-31), supply (32-34),
+the seasonal turn for land (36-38), and the land special rules (43-45).  Air,
+naval, strategic warfare and politics keep their slots in ``sequence.toml``
+(``when = "option:..."``) and in the combat pipeline (:data:`combat.EXTRA_TERMS`).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from workbench.engine.ruleset import Ruleset, month_range
+from workbench.engine.errors import ScenarioError
+from workbench.engine.flow import Step
+from workbench.engine.ruleset import OrderKind, Ruleset, month_range
 from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import (
+    advance,
+    breakthrough,
+    combat,
+    command,
+    construction,
+    hq,
+    income,
+    initiative,
+    rail,
+    replenishment,
+    retreat,
+    stacking,
+    supply,
+    values,
+    victory,
+    weather,
+)
+from workbench.rulesets.eto.control import apply_front, control, home_mask
+from workbench.rulesets.eto.losses import FORCE_POOL
+from workbench.rulesets.eto.movement import MoveOrder
 
 #: Which seasonal turn comes before a month (ETO-SOP 1.2: each year starts with winter).
 SEASON_BEFORE = {1: "winter", 4: "spring", 7: "summer", 10: "autumn"}
+
+#: Per-offensive unit marks cleared when an offensive ends (Step 6, unit status).
+OFFENSIVE_PROPS = ("moved", "attacked", "bt_done", "exploiter", "can_exploit", "supplied_offensive",
+                   "hq_moved", "sec_adv", "retreated_into", "must_attack")
+
+
+class RebuildOrder(OrderKind):
+    """``rebuild`` means 37.3 (depleted units) in Construction and 34.1 (the box) in the End phase."""
+
+    kind = "rebuild"
+    rule = "ETO-34.0"
+
+    def __init__(self) -> None:
+        self.construction = construction.RebuildDepletedOrder()
+        self.replenish = replenishment.ReplenishOrder()
+
+    def _which(self, state: State) -> OrderKind:
+        key = state.step.key if state.step else ""
+        return self.construction if key.startswith("construction") else self.replenish
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        return self._which(state).legal(state)
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        self._which(state).check(state, order)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        self._which(state).execute(state, order)
 
 
 class ETORuleset(Ruleset):
     """ETO: monthly turns, with a seasonal turn before January, April, July and October."""
 
     name = "eto"
-    version = "0.1"
+    version = "0.2"
     sides = ("axis", "allies")
-    boxes = ("Force pool", "Replenishment", "Unplaced")
+    boxes = ("Force pool", "Replenishment", "Unplaced", "Eliminated", "Turn track", "Siberian Transfers")
+    scenario_keys = frozenset({"seasonal_turns", "control_regions"})
+    unit_keys = frozenset({"note"})
 
     def __init__(self) -> None:
         super().__init__(Path(__file__).parent / "tables")
+        kinds: list[OrderKind] = [
+            MoveOrder(), rail.RailOrder(), command.ActivateHQOrder(), command.ImpromptuOrder(),
+            command.ActivateOrder(), hq.MoveHQOrder(), hq.PlaceHQOrder(), breakthrough.BreakthroughOrder(),
+            combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
+            retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
+            RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(),
+        ]
+        self.order_kinds = {k.kind: k for k in kinds}
+        p = self.procedures
+        p["weather"] = weather.weather_phase
+        p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
+        p["offensive/exploitation"] = breakthrough.mark_exploiters
+        p["offensive/unit-status"] = self._end_offensive
+        p["resolve:exit"] = self._end_attack_sequence
+        p["movement/move:exit"] = self._end_movement
+        p["end/supply"] = supply.supply_step
+        p["end/replenishment"] = replenishment.begin
+        p["end/replenishment:exit"] = replenishment.end
+        p["end/command-status"] = self._command_status
+        p["end/end-of-turn"] = self._end_of_month
+        p["income/collection"] = income.collection
+        p["income/losses"] = income.losses
+        p["construction/force-pools"] = construction.additions
+        p["construction/delayed"] = construction.delayed
+        p["construction/build"] = construction.begin_build
+        p["construction/build:exit"] = construction.end_build
+        p["initiative/adjust"] = initiative.adjust
+        p["initiative/reveal"] = initiative.reveal
 
+    # -- calendar -------------------------------------------------------------------------
     def calendar(self, first: str, last: str) -> list[str]:
         """Monthly labels ``1941-06`` plus seasonal ones ``1941-autumn`` before Oct (ETO-SOP)."""
         out: list[str] = []
@@ -34,3 +126,223 @@ class ETORuleset(Ruleset):
 
     def turn_root(self, state: State) -> str:
         return "seasonal" if state.turn_label[5:].isalpha() else "monthly"
+
+    # -- set-up ---------------------------------------------------------------------------------
+    def validate_scenario(self, scenario: Any) -> None:
+        from workbench.map import load_map
+
+        hm = load_map(scenario.map)
+        raw = scenario.raw
+
+        def place_ok(p: str) -> bool:
+            if p.isdigit():
+                return hm.has_hex(p)
+            try:
+                hm.hex_of(p)
+            except KeyError:
+                return False
+            return True
+
+        for i, r in enumerate(raw.get("reinforcements", [])):
+            if not place_ok(str(r.get("where", ""))):
+                raise ScenarioError(scenario.file, f"reinforcements[{i}].where",
+                                    f"{r.get('where')!r} is no hex label or place on map {hm.name}")
+            for u in r.get("units", []):
+                if u.get("type") not in self.unit_types:
+                    raise ScenarioError(scenario.file, f"reinforcements[{i}].units",
+                                        f"unknown unit type {u.get('type')!r}")
+        for i, o in enumerate(raw.get("victory", {}).get("objectives", [])):
+            if not place_ok(str(o.get("place", ""))):
+                raise ScenarioError(scenario.file, f"victory.objectives[{i}].place",
+                                    f"{o.get('place')!r} is no hex label or place on map {hm.name}")
+        for i, reg in enumerate(raw.get("control_regions", [])):
+            if reg.get("side") not in self.sides or not isinstance(reg.get("polygon", []), list):
+                raise ScenarioError(scenario.file, f"control_regions[{i}]",
+                                    "needs side = 'axis' or 'allies' and a polygon of [lon, lat] points")
+
+    def setup(self, state: State) -> None:
+        sc = state.game.scenario
+        names = {u["id"]: u.get("name") for u in sc.units}
+        for uid, name in names.items():
+            if name:
+                state.units_by_id[uid].props["name"] = name
+        sides = {n: s for s, ns in sc.sides.items() for n in ns}
+        for entry in sc.raw.get("force_pool", []):
+            box = entry.get("box", FORCE_POOL).replace(" box", "")
+            for k in range(int(entry.get("count", 1))):
+                tag = "sib" if box != FORCE_POOL else "pool"
+                uid = f"{entry['nation']}-{tag}-{entry['type']}-{k + 1}"
+                state.units_by_id[uid] = Unit(uid, sides[entry["nation"]], entry["nation"], entry["type"], None,
+                                              box, False, {"pool_of": values.major_of(state, entry["nation"])})
+        state.tracks.setdefault("weather", "F")
+        for r in sc.raw.get("special_rules", []):
+            if isinstance(r, dict) and r.get("effect") == "blitzkrieg_available":
+                state.tracks.setdefault(f"blitzkrieg.{r.get('nation', 'SU')}", "unused")
+        if supply.special(state, "soviet_winter_proficiency") and state.tracks.get("winter_war") == "won":
+            state.tracks.setdefault("soviet_winter", "pending")
+        state.arrays["control"] = control(state)
+
+    def begin_turn(self, state: State) -> None:
+        if self.turn_root(state) != "monthly":
+            return
+        for key in [k for k in state.tracks if k.endswith(".rail_used") or k.endswith(".minor_offensives_used")]:
+            state.tracks.pop(key)
+        self._reinforcements(state)
+        self._soviet_winter_window(state)
+
+    def _soviet_winter_window(self, state: State) -> None:
+        """ETO-43.4: from the first November turn with Axis units in the USSR until April."""
+        month = int(state.turn_label[5:])
+        status = state.tracks.get("soviet_winter")
+        if status == "pending" and month == 11:
+            su = home_mask(state, "SU")
+            if any(u.side == "axis" and values.on_map(u) and su[state.map.index(u.location)]
+                   for u in state.units_by_id.values()):
+                state.tracks["soviet_winter"] = "active"
+                state.emit("soviet_winter", rule="ETO-43.4", text="Soviet winter combat proficiency in effect")
+        elif status == "active" and month == 4:
+            state.tracks["soviet_winter"] = "over"
+            state.emit("soviet_winter", rule="ETO-43.4", text="Soviet winter combat proficiency ends")
+
+    def _reinforcements(self, state: State) -> None:
+        """Scenario arrivals (special rule reinforcement_entry for the fallback)."""
+        hm = state.map
+        sc = state.game.scenario
+        sides = {n: s for s, ns in sc.sides.items() for n in ns}
+        for r in sc.raw.get("reinforcements", []):
+            if r.get("turn") != state.turn_label:
+                continue
+            nation = r["nation"]
+            where = r["where"] if str(r["where"]).isdigit() else hm.hex_of(r["where"])
+            for spec in r.get("units", []):
+                if spec["id"] in state.units_by_id:
+                    continue
+                u = Unit(spec["id"], sides[nation], nation, spec["type"], None, FORCE_POOL, False,
+                         {"note": r.get("note", "")})
+                state.units_by_id[u.id] = u
+                at = self._entry_hex(state, u, where)
+                if at is None:
+                    u.props["pool_of"] = values.major_of(state, nation)
+                    state.emit("reinforcement", side=u.side, rule="ETO-37.6",
+                               text=f"{u.id} has no entry hex: to the force pool", unit=u.id)
+                else:
+                    u.location = at
+                    state.emit("reinforcement", side=u.side, rule="ETO-37.6", text=f"{u.id} arrives at {at}",
+                               unit=u.id, at=at)
+
+    def _entry_hex(self, state: State, u: Unit, where: str) -> str | None:
+        import numpy as np
+
+        from workbench.rulesets.eto.terrain import terrain_arrays
+        from workbench.rulesets.eto.zoc import zoc
+
+        hm = state.map
+        ta = terrain_arrays(state)
+        ctrl = control(state)
+        ez = zoc(state, values.other(u.side))
+        code = 1 if u.side == "axis" else 2
+        reach = supply.reach(state, u.nation, u.side)
+        i = hm.index(where)
+        if ctrl[i] == code and not ez[i] and stacking.fits(state, where, u.side, [u]):
+            return where
+        country = ta.country[i]
+        if u.nation == "IT":
+            country = "Romania"
+        cands = np.flatnonzero((ta.country == country) & ta.land & (ctrl == code) & ~ez & (reach >= 0))
+        if u.nation == "SU":
+            cands = np.flatnonzero(home_mask(state, "SU") & (ctrl == code) & ~ez & (reach >= 0))
+        order = sorted(cands, key=lambda j: (int(hm.grid.distance(i, int(j))), int(j)))
+        for j in order:
+            if stacking.fits(state, hm.label(int(j)), u.side, [u]):
+                return hm.label(int(j))
+        return None
+
+    # -- skipping empty decisions -------------------------------------------------------------
+    def resolve_actor(self, state: State, actor: str, phasing: str | None) -> list[str]:
+        """The sides that act; a side with nothing to do but end the step is skipped (so empty
+        offensives and steps without legal orders pass at once)."""
+        sides = super().resolve_actor(state, actor, phasing)
+        f = state.frames[-1] if state.frames else None
+        if not f or "node" not in f:
+            return sides
+        step = self.sequence.nodes[f["node"]]
+        if step.kind != "leaf" or f.get("pending") is not None:
+            return sides
+        kinds = [k for k in step.orders if k in self.order_kinds]
+        keep = []
+        for s in sides:
+            f["pending"] = [s]
+            try:
+                if any(self.order_kinds[k].legal(state) for k in kinds):
+                    keep.append(s)
+            finally:
+                f["pending"] = None
+        return keep
+
+    def exit(self, state: State, step: Step) -> None:
+        super().exit(state, step)
+        if step.kind == "leaf" and step.actor:
+            stacking.enforce(state)
+
+    # -- procedures ------------------------------------------------------------------------------
+    def _end_attack_sequence(self, state: State, step: Step) -> None:
+        for d in state.markers.get("designations", []):
+            if not d["resolved"]:
+                state.emit("cancelled", rule="ETO-26.3", text=f"attack on {d['target']} cancelled before the roll",
+                           target=d["target"])
+        state.markers["designations"] = []
+
+    def _end_offensive(self, state: State, step: Step) -> None:
+        """Step 6, unit status: units stay activated for the turn (22.0, 22.5); HQs flip."""
+        off = state.markers.pop("offensive", None) or {}
+        side = off.get("side") or state.phasing
+        for u in state.units_by_id.values():
+            for k in OFFENSIVE_PROPS:
+                u.props.pop(k, None)
+        state.markers.pop("exploit_attacks_begun", None)
+        if off.get("mode"):
+            apply_front(state, side)
+            supply.refresh_markers(state)
+            state.emit("offensive_end", side=side, rule="ETO-20.0", text=f"{side} offensive ends")
+
+    def _end_movement(self, state: State, step: Step) -> None:
+        side = state.phasing
+        apply_front(state, side)
+        supply.refresh_markers(state)
+        for u in state.units_by_id.values():
+            if u.side == side:
+                u.props.pop("moved", None)
+
+    def _command_status(self, state: State, step: Step) -> None:
+        """End phase Step 4: HQs unflip, generals eligible again, activated/standby removed."""
+        for u in state.units_by_id.values():
+            for k in ("activated", "railed", "bt_general", "partisan_moved", *OFFENSIVE_PROPS):
+                u.props.pop(k, None)
+
+    def _end_of_month(self, state: State, step: Step) -> None:
+        for key, v in list(state.tracks.items()):
+            if key.startswith("blitzkrieg.") and str(v).startswith("active:"):
+                state.tracks[key] = "used"  # 44.1: once per nation per game, for one turn
+
+    def end_turn(self, state: State) -> None:
+        if self.turn_root(state) == "monthly":
+            sd = victory.sudden_death(state)
+            if sd:
+                state.finish(**sd)
+
+    def final_result(self, state: State) -> dict[str, Any]:
+        return victory.final(state)
+
+    def view(self, state: State, side: str | None) -> Any:
+        secret = state.markers.get("secret_offensives")
+        if not secret or side is None:
+            return state
+        other_nations = set(state.game.scenario.sides[values.other(side)])
+        if not other_nations & set(secret):
+            return state
+        import copy
+
+        v = copy.copy(state)  # a shallow, read-only view: only the markers differ
+        v.markers = {**state.markers,
+                     "secret_offensives": {n: k for n, k in secret.items() if n not in other_nations}}
+        return v

@@ -27,6 +27,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
+from workbench.rulesets.ssa.stacking import land_room
 from workbench.rulesets.ssa.terrain import terrain_arrays
 from workbench.rulesets.ssa.zoc import land_zoc
 
@@ -37,20 +38,27 @@ def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
 
 
+def enemy_present(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes holding enemy land (not leaders) or naval units (SSA-5.1, A22)."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        out = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side != side and u.location.isdigit() and not u.props.get("carried"):
+                dom = values.domain(state, u)
+                if (dom == "land" and not values.is_leader(state, u)) or dom == "naval":
+                    out[hm.index(u.location)] = True
+        return out
+
+    return state.derived(("ssa.enemy_present", side), compute)
+
+
 def blocked_hexes(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes ``side``'s land units may not enter: enemy land (not leaders)
     or naval units there (SSA-5.1, docs/rulings-ssa.md A22), or a neutral country."""
-    hm = state.map
-    out = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side != side and u.location.isdigit() and not u.props.get("carried"):
-            dom = values.domain(state, u)
-            if (dom == "land" and not values.is_leader(state, u)) or dom == "naval":
-                out[hm.index(u.location)] = True
     neutral = state.arrays.get("neutral")
-    if neutral is not None:
-        out |= neutral
-    return out
+    enemy = enemy_present(state, side)
+    return enemy if neutral is None else (enemy | neutral)
 
 
 class SSAMovement(MovementRules):
@@ -115,6 +123,48 @@ class SSAMovement(MovementRules):
 
         return cost
 
+    def step_graph(self, state: State, unit: Unit):  # noqa: ANN201
+        """The step costs of :meth:`step_cost` for every hexside at once, cached per side and class."""
+        mech = values.is_mech(state, unit)
+        return state.derived(("ssa.step_graph", unit.side, mech), lambda: self._graph(state, unit.side, mech),
+                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")))
+
+    def _graph(self, state: State, side: str, mech: bool):  # noqa: ANN202
+        from scipy.sparse import csr_matrix
+
+        hm = state.map
+        ta = terrain_arrays(state)
+        base = ta.enter_mech if mech else ta.enter_foot
+        river = ta.river_mech if mech else ta.river_foot
+        ezoc = land_zoc(state, other(side)).astype(float)
+        blocked = blocked_hexes(state, side) | hm.is_water
+        bombed = state.arrays.get("bombed")
+        a = np.repeat(np.arange(hm.size), 6)
+        b = hm.neighbors.ravel()
+        bb = np.maximum(b, 0)
+        road = ta.transport.ravel().copy()
+        if bombed is not None:
+            road &= ~bombed[a] & ~bombed[bb]
+        zoc = ezoc[a] + ezoc[bb]
+        cost = np.where(road, ta.road_cost, base[bb] + np.where(ta.river.ravel(), river, 0.0)) + zoc
+        ok = (b >= 0) & ~blocked[bb] & np.isfinite(cost)
+        return csr_matrix((cost[ok], (a[ok], b[ok])), shape=(hm.size, hm.size))
+
+    def end_refusal(self, state: State, unit: Unit, dest: int) -> IllegalOrder | None:
+        return land_room(state, unit.side, state.map.label(dest), unit)
+
+    def end_ok(self, state: State, unit: Unit) -> np.ndarray:
+        """SSA-9.1 room for this unit in every hex at once (thirds of a division, exact)."""
+        from workbench.rulesets.ssa.stacking import land_thirds
+
+        thirds = land_thirds(state, unit.side)
+        own = int(values.division_equivalents(state, unit) * 3)
+        limit = int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
+        ok = thirds + own <= limit
+        if unit.location.isdigit():
+            ok[state.map.index(unit.location)] = True
+        return ok
+
     def minimum_move_ok(self, state: State, unit: Unit, a: int, b: int) -> bool:
         """SSA-5.4: one hex always, unless prohibited, blocked, or ZOC to ZOC."""
         if unit.props.get("mf_spent", 0) > 0:
@@ -122,7 +172,8 @@ class SSAMovement(MovementRules):
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
         d = int(np.nonzero(state.map.neighbors[a] == b)[0][0])
         enterable = (np.isfinite(base[b]) or bool(ta.transport[a, d])) and not state.map.is_water[b]
-        return enterable and not blocked[b] and not (ezoc[a] and ezoc[b])
+        return enterable and not blocked[b] and not (ezoc[a] and ezoc[b]) \
+            and self.end_refusal(state, unit, b) is None
 
     def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
         hm = state.map
@@ -210,7 +261,7 @@ class RailOrder(OrderKind):
         if not ta.on_line[a]:
             return f"SSA-5.7a: {unit.id} must start on a transportation line"
         if not values.value(state, unit, "rail_from_enemy_adjacent", False):
-            enemy = blocked_hexes(state, unit.side)
+            enemy = enemy_present(state, unit.side)
             nb = hm.neighbors[a]
             if np.any(enemy[nb[nb >= 0]]):
                 return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy unit"
@@ -246,22 +297,76 @@ class RailOrder(OrderKind):
             frontier = nxt
         return parent, src
 
+    def _network(self, state: State, side: str):  # noqa: ANN202
+        """Rail components for ``side``: hexes joined by line hexsides through hexes it may
+        traverse, and for each component the enemy-controlled line hexes where a move ends."""
+        def compute():  # noqa: ANN202
+            from scipy.sparse import csr_matrix
+            from scipy.sparse.csgraph import connected_components
+
+            hm = state.map
+            ta = terrain_arrays(state)
+            ctrl = control_array(state)
+            bombed = state.arrays.get("bombed")
+            usable = ta.on_line & ~blocked_hexes(state, side)
+            if bombed is not None:
+                usable &= ~bombed
+            enemy_ctrl = ctrl == SIDE_CODE[other(side)]
+            through = usable & ~enemy_ctrl
+            a = np.repeat(np.arange(hm.size), 6)
+            b = hm.neighbors.ravel()
+            line = ta.transport.ravel() & (b >= 0)
+            bb = np.maximum(b, 0)
+            inner = line & through[a] & through[bb]
+            g = csr_matrix((np.ones(inner.sum()), (a[inner], b[inner])), shape=(hm.size, hm.size))
+            _, comp = connected_components(g, directed=False)
+            ends = line & through[a] & usable[bb] & enemy_ctrl[bb]
+            terminals: dict[int, set[int]] = {}
+            for c, t in zip(comp[a[ends]].tolist(), b[ends].tolist(), strict=True):
+                terminals.setdefault(c, set()).add(t)
+            return comp, through, terminals
+
+        return state.derived(("ssa.rail_network", side), compute, id(state.arrays.get("control")),
+                             state.arrays.get("control", np.zeros(0)).tobytes(),
+                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")))
+
     def legal(self, state: State) -> list[dict[str, Any]]:
+        """One order per reachable destination; the kernel fills in the line path."""
+        from workbench.rulesets.ssa.stacking import land_thirds
+
         d = state.decision
+        hm = state.map
+        comp, through, terminals = self._network(state, d.side)
+        thirds = land_thirds(state, d.side)
+        limit = int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
+        members: dict[int, np.ndarray] = {}
         out = []
         for u in state.units_by_id.values():
             if u.side != d.side or self._can_start(state, u) is not None:
                 continue
-            parent, src = self._graph(state, u)
-            for dest in sorted(parent):
-                if dest == src:
-                    continue
-                path = [dest]
-                while parent[path[-1]] != src:
-                    path.append(parent[path[-1]])
-                out.append({"kind": "rail", "unit": u.id,
-                            "path": [state.map.label(i) for i in reversed(path)]})
+            src = hm.index(u.location)
+            if through[src]:
+                c = int(comp[src])
+                if c not in members:
+                    members[c] = np.concatenate([np.flatnonzero((comp == c) & through),
+                                                 np.fromiter(terminals.get(c, ()), dtype=np.int64)])
+                dests = members[c]
+            else:
+                parent, _ = self._graph(state, u)
+                dests = np.fromiter(parent, dtype=np.int64)
+            own = int(values.division_equivalents(state, u) * 3)
+            dests = dests[(dests != src) & (thirds[dests] + own <= limit)]
+            out += [{"kind": "rail", "unit": u.id, "to": hm.label(int(i))} for i in np.sort(dests)]
         return out
+
+    def _path(self, state: State, unit: Unit, to: str) -> list[str] | None:
+        parent, src = self._graph(state, unit)
+        if not state.map.has_hex(to) or state.map.index(to) not in parent:
+            return None
+        path = [state.map.index(to)]
+        while path[-1] != src:
+            path.append(parent[path[-1]])
+        return [state.map.label(i) for i in reversed(path[:-1])]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         uid, path = order.get("unit"), order.get("path")
@@ -272,8 +377,12 @@ class RailOrder(OrderKind):
         if why:
             rule, _, text = why.partition(": ") if why.startswith("SSA-") else (self.rule, "", why)
             raise IllegalOrder(rule, text or why)
+        if path is None and isinstance(order.get("to"), str):
+            path = self._path(state, unit, order["to"])
+            if path is None:
+                raise IllegalOrder(self.rule, f"{order['to']} cannot be reached by rail along friendly lines")
         if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
-            raise IllegalOrder(self.rule, "a rail move needs a path: the list of hexes entered")
+            raise IllegalOrder(self.rule, "a rail move needs a destination 'to' or a path of hexes entered")
         hm = state.map
         ta = terrain_arrays(state)
         ctrl = control_array(state)
@@ -292,9 +401,14 @@ class RailOrder(OrderKind):
             if n > 0 and ctrl[a] == SIDE_CODE[other(unit.side)]:
                 raise IllegalOrder("SSA-5.7b", f"rail movement must stop in the first "
                                    f"enemy-controlled hex ({hm.label(a)})")
+        refusal = land_room(state, unit.side, hm.label(idx[-1]), unit)
+        if refusal is not None:
+            raise refusal
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.units_by_id[order["unit"]]
+        if "path" not in order:
+            order = {**order, "path": self._path(state, unit, order["to"])}
         start = unit.location
         used = Fraction(state.tracks.get(f"{unit.side}.rail_used", "0")) + \
             values.division_equivalents(state, unit)

@@ -66,14 +66,14 @@ def _units_in(state: State, label: str):  # noqa: ANN202
 def end_of_player_turn(state: State, side: str) -> None:
     """SSA-17.3-17.5: cities change hands at the end of the capturing side's player turn.
 
-    With scenario special rule ``control_by_passage`` (SC0 SR8) rule 17 is
+    With scenario special rule ``control_last_passed`` (SC0 SR8) rule 17 is
     ignored: a city belongs to the side whose land unit last passed through it.
     """
     hm = state.map
     owners = state.markers.setdefault("city_control", {})
     policy = state.markers.setdefault("policy", {})
     atrocity = set(state.markers.setdefault("atrocity", []))
-    by_passage = any(isinstance(r, dict) and r.get("effect") == "control_by_passage"
+    by_passage = any(isinstance(r, dict) and r.get("effect") == "control_last_passed"
                      for r in state.game.scenario.raw.get("special_rules", []))
     ctrl = control_array(state)
     for i in city_hexes(state):

@@ -9,10 +9,13 @@ from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
+from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults
 from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
 from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
 from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_control
+from workbench.rulesets.ssa.reinforcements import arrive_due
 from workbench.rulesets.ssa.retreat import RetreatOrder
+from workbench.rulesets.ssa.special import start_reduced
 from workbench.rulesets.ssa.stacking import check_stacking
 
 MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
@@ -34,7 +37,7 @@ class SSARuleset(Ruleset):
         super().__init__(Path(__file__).parent / "tables")
         self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder(),
                             "attack": AttackOrder(), "retreat": RetreatOrder(),
-                            "take_losses": TakeLossesOrder()}
+                            "take_losses": TakeLossesOrder(), "deploy": DeployOrder()}
         self.procedures["player/combat/land:exit"] = self._end_land_combat
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
@@ -50,8 +53,14 @@ class SSARuleset(Ruleset):
         return super().condition(state, when)
 
     def setup(self, state: State) -> None:
+        """SSA-17.1 control, then the default set-up of every deployment group (SSA-SC.3)."""
         initial_control(state)
         initial_city_control(state)
+        start_reduced(state, list(state.units_by_id.values()))
+        deploy_defaults(state)
+
+    def begin_turn(self, state: State) -> None:
+        arrive_due(state)
 
     def check_end_step(self, state: State, step: Step, side: str) -> None:
         if step.key in MOVEMENT_STEPS:

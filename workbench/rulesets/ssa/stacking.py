@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
+import numpy as np
+
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.rulesets.ssa import values
@@ -43,6 +45,37 @@ def overstacked(state: State, side: str) -> list[str]:
     out += [f"{h} holds {n} underground partisans (limit {under_limit})"
             for h, n in sorted(under.items()) if n > under_limit]
     return out
+
+
+def land_thirds(state: State, side: str) -> np.ndarray:
+    """``int[N]``: ``side``'s land stacking per hex in thirds of a division (exact, SSA-9.1)."""
+    def compute() -> np.ndarray:
+        out = np.zeros(state.map.size, dtype=np.int64)
+        for u in state.units_by_id.values():
+            if u.side == side and u.location.isdigit() and values.domain(state, u) == "land" \
+                    and not u.props.get("underground") and not u.props.get("carried"):
+                out[state.map.index(u.location)] += int(values.division_equivalents(state, u) * 3)
+        return out
+
+    return state.derived(("ssa.land_thirds", side), compute)
+
+
+def land_room(state: State, side: str, label: str, unit) -> IllegalOrder | None:  # noqa: ANN001
+    """SSA-9.1 for a move's last hex: units may pass through a full stack but not stop in it
+    (docs/rulings-ssa.md: the end-of-phase limit is enforced at the end of each move, so a
+    phase can always end)."""
+    if values.domain(state, unit) != "land" or unit.props.get("underground"):
+        return None
+    limit = Fraction(state.ruleset.tables["stacking"]["land"]["limit_per_hex"])
+    own = values.division_equivalents(state, unit)
+    here = Fraction(int(land_thirds(state, side)[state.map.index(label)]), 3)
+    if unit.location == label and not unit.props.get("carried"):
+        here -= own
+    total = here + own
+    if total > limit:
+        return IllegalOrder("SSA-9.1", f"{unit.id} cannot end its move in {label}: the stack would hold "
+                            f"{float(total):g} land division-equivalents (limit {limit})")
+    return None
 
 
 def check_stacking(state: State, side: str) -> None:

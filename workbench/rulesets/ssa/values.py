@@ -27,8 +27,27 @@ def type_value(tables: dict[str, Any], utype: str, nation: str, key: str, defaul
     return t.get(key, default)
 
 
+_MISSING = object()
+
+
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
-    return type_value(state.ruleset.tables, unit.type, unit.nation, key, default)
+    """A counter field of a unit, memoised per (units table, type, nation, field)."""
+    tables = state.ruleset.tables
+    cache = _cache_for(tables["units"])
+    k = (unit.type, unit.nation, key)
+    v = cache.get(k, _MISSING)
+    if v is _MISSING:
+        v = type_value(tables, unit.type, unit.nation, key, _MISSING)
+        cache[k] = v
+    return default if v is _MISSING else v
+
+
+_CACHE: dict[int, tuple[dict[tuple[str, str, str], Any], Any]] = {}
+
+
+def _cache_for(table: Any) -> dict[tuple[str, str, str], Any]:
+    """A memo per table object; the entry keeps the table alive so its id is never reused."""
+    return _CACHE.setdefault(id(table), ({}, table))[0]
 
 
 def domain(state: State, unit: Unit) -> str:
@@ -79,4 +98,13 @@ def division_equivalents(state: State, unit: Unit) -> Fraction:
     size = unit.size
     if size is None:
         return Fraction(0)
-    return Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size, "0"))
+    return _size_value(size, state)
+
+
+def _size_value(size: str, state: State) -> Fraction:
+    cache = _cache_for(state.ruleset.tables["stacking"])
+    v = cache.get(("size", size, ""))
+    if v is None:
+        v = Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size, "0"))
+        cache[("size", size, "")] = v
+    return v

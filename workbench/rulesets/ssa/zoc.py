@@ -23,6 +23,10 @@ def exerts_land_zoc(state: State, unit) -> bool:  # noqa: ANN001 - Unit
 
 def land_zoc(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes in the land ZOC of ``side`` (SSA-8.G, 8.6)."""
+    return state.derived(("ssa.land_zoc", side), lambda: _land_zoc(state, side))
+
+
+def _land_zoc(state: State, side: str) -> np.ndarray:
     hm = state.map
     ta = terrain_arrays(state)
     out = np.zeros(hm.size, dtype=bool)
@@ -44,6 +48,10 @@ def naval_zoc(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes in the naval ZOC of ``side``'s naval units (SSA-8.G, 8.3).
 
     Submarines exert none: enemy fleets pass through their hexes freely (SSA-13.6)."""
+    return state.derived(("ssa.naval_zoc", side), lambda: _naval_zoc(state, side))
+
+
+def _naval_zoc(state: State, side: str) -> np.ndarray:
     hm = state.map
     out = np.zeros(hm.size, dtype=bool)
     for u in state.units_by_id.values():

@@ -1,0 +1,117 @@
+"""ETO rules-test kit: small scenarios on the europe map, scripted dice, step helpers.
+
+The test front (clear, no rivers, severe weather zone, USSR): west of 36.6°E the
+USSR is Axis-controlled (a control region), so Axis units trace supply home
+through Poland; east of it the Soviets hold.  Useful hexes:
+
+    08640 08740 08840     08640/08641 are Axis territory (clear),
+    08641 08741 08841     08740/08741/08742 Soviet (clear)
+    08642 08742 08842
+
+Import the helpers from test modules (no pytest plugin): ``from eto_kit import ...``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from workbench.engine import load_scenario
+
+AXIS_WEST = [[20.0, 44.0], [20.0, 70.0], [36.6, 70.0], [36.6, 44.0]]
+
+
+class FixedDice:
+    """Scripted dice for rules tests; still logged through state.roll like real ones."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def roll(self, n: int = 1, sides: int = 6) -> list[int]:
+        return [self.faces.pop(0) for _ in range(n)]
+
+    @property
+    def state(self):  # noqa: ANN201
+        return {"fixed": list(self.faces)}
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return str(v)
+
+
+def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: str = "1941-08",
+                  tracks: dict[str, Any] | None = None, extra: str = "", specials: tuple[str, ...] = ()) -> str:
+    t = {"GE.eps": 20, "GE.offensives": 3, "SU.eps": 20, "SU.offensives": 3, "IT.eps": 0,
+         "initiative": "axis", **(tracks or {})}
+    lines = [
+        "format = 1", 'id = "test/eto"', 'title = "ETO rules test"', 'ruleset = "eto"', 'map = "europe"',
+        f'first_turn = "{first}"', f'last_turn = "{last}"',
+        "[sides.axis]", 'nations = ["GE", "IT", "RO", "FI", "HU"]', "[sides.allies]", 'nations = ["SU"]',
+        "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in t.items()],
+        "[control]", '"Germany" = "axis"', '"Poland" = "axis"', '"Romania" = "axis"', '"Hungary" = "axis"',
+        '"Finland" = "axis"', '"USSR" = "allies"', '"Latvia" = "allies"', '"Lithuania" = "allies"',
+        '"Estonia" = "allies"',
+        "[[control_regions]]", 'name = "test Axis zone"', 'country = "USSR"', 'side = "axis"',
+        f"polygon = {_toml(AXIS_WEST)}",
+    ]
+    for eff in specials:
+        lines += ["[[special_rules]]", f'id = "{eff}"', f'effect = "{eff}"', 'rule = "test"', 'text = "test"']
+    lines.append(extra)
+    for u in units:
+        lines.append("[[units]]")
+        lines += [f"{k} = {_toml(v)}" for k, v in u.items()]
+    return "\n".join(lines) + "\n"
+
+
+def make_game(tmp_path: Path, units: list[dict[str, Any]], **kw: Any):
+    path = tmp_path / "eto-test.toml"
+    path.write_text(scenario_text(units, **kw))
+    return load_scenario(path)
+
+
+def unit(uid: str, nation: str, utype: str, at: str, **kw: Any) -> dict[str, Any]:
+    return {"id": uid, "nation": nation, "type": utype, "at": at, **kw}
+
+
+def new_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, seed: int = 1, **kw: Any):
+    state = make_game(tmp_path, units, **kw).new_state(seed=seed)
+    if faces:
+        state.dice = FixedDice(*faces)
+    return state
+
+
+def begin_offensive(state, side: str = "axis"):  # noqa: ANN001, ANN201
+    """From the Offensive phase decision, let ``side`` begin an offensive."""
+    d = state.decision
+    if d.kind == "offensive" and d.side != side:
+        state.apply({"kind": "pass"})
+    state.apply({"kind": "begin"})
+    return state
+
+
+def step_to(state, key: str, limit: int = 50):  # noqa: ANN001, ANN201
+    """End steps until the decision is the step ``key`` (or an interrupt inside it)."""
+    for _ in range(limit):
+        d = state.decision
+        if d is None or d.kind == key or (state.step and state.step.key == key and d.kind == key):
+            return state
+        if "end_step" in d.kinds:
+            state.apply({"kind": "end_step"})
+        elif "pass" in d.kinds:
+            state.apply({"kind": "pass"})
+        else:
+            raise AssertionError(f"cannot get to {key}: {d}")
+    raise AssertionError(f"did not reach {key}: {state.decision}")
+
+
+def events(state, kind: str) -> list[dict[str, Any]]:  # noqa: ANN001
+    import json
+
+    return [{**e, "data": json.loads(e["data"]) if isinstance(e.get("data"), str) else (e.get("data") or {})}
+            for e in state.log if e["kind"] == kind]

@@ -1,0 +1,652 @@
+"""Land combat (ETO-26.0-26.4) through attack sequence 4A, and its results (ETO-27.1).
+
+Flow.  In the Combat and Exploitation steps the ``{"kind": "attack"}`` order
+opens attack sequence 4A (``state.push_procedure("attack-4A")``); a
+breakthrough order opens it with its one attack already designated (28.2).
+4A-C ``designate`` orders name a target hex and its attackers; 4A-F
+``resolve`` orders roll and apply one designated attack each.  The 4A slots
+for paratroops, ground-support air and paradrops stay in ``sequence.toml``
+(``when = "option:air"``) and enter here through :data:`EXTRA_TERMS`.
+
+The strength and DRM pipeline (:func:`assess`) gathers every contribution as
+``(who, SP, rule)`` and every modifier as ``(value, why, rule)``: land SP,
+generals (one per stack, one unit of his nationality, 26.2), Zhukov's HQ bonus
+(43.7), fortifications (26.2), then the additions cap (never more than the
+basic strength); DRMs from :func:`adjudicate.combat_drm_terms`.  Air
+superiority, bombers, naval bombardment and paradrops are further terms that
+later modules register in :data:`EXTRA_TERMS`.
+
+Results (27.1) are applied by a small pipeline (:func:`proceed`) that asks
+the owners for their choices as interrupts: attacker losses first, then the
+defender's steps-or-hexes choice, retreats, advance after combat, secondary
+advance, breakthrough movement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import command, supply, values
+from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+from workbench.rulesets.eto.hq import in_radius
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.weather import MUD, WINTER, conditions, crossable_sides
+
+#: Hooks for later issues (air, naval): ``f(state, ctx) -> dict`` with optional keys
+#: attack_add, defense_add (SP additions), drm_kwargs (for combat_drm_terms), terms.
+EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = []
+
+
+@dataclass
+class Assessment:
+    target: str
+    attackers: list[str]
+    defenders: list[str]
+    land_attack: int
+    land_defense: int
+    attack: int
+    defense: int
+    column: str
+    drms: list[tuple[int, str, str]] = field(default_factory=list)
+    contributions: list[tuple[str, int, str]] = field(default_factory=list)
+    fort: str | None = None
+
+    @property
+    def drm(self) -> int:
+        return sum(v for v, _, _ in self.drms)
+
+
+def combat_units_at(state: State, label: str, side: str) -> list[Unit]:
+    return [u for u in values.units_at(state, label, side) if values.is_combat_unit(state, u)]
+
+
+def side_dir(state: State, a: str, b: str) -> int:
+    hm = state.map
+    dirs = np.nonzero(hm.neighbors[hm.index(a)] == hm.index(b))[0]
+    return int(dirs[0]) if dirs.size else -1
+
+
+def can_attack_across(state: State, a: str, b: str) -> bool:
+    """Adjacent across a hexside the attacker could cross (authored reading of 25.1/26.0)."""
+    d = side_dir(state, a, b)
+    return d >= 0 and bool(crossable_sides(state)[state.map.index(a), d])
+
+
+def general_bonus(state: State, stack_units: list[Unit], side: str, label: str) -> tuple[int, str | None]:
+    """ETO-26.2: one general per stack adds his rating if a unit of his nationality is in it."""
+    gens = [g for g in values.units_at(state, label, side) if values.unit_class(state, g) == "general"]
+    best, who = 0, None
+    for g in gens:
+        if any(u.nation == g.nation for u in stack_units):
+            r = values.combat_rating(state, g)
+            if r > best:
+                best, who = r, g.id
+    return best, who
+
+
+def zhukov_bonus(state: State, side: str, stacks: list[str], *, attacking: bool) -> int:
+    """ETO-43.7: with Zhukov stacked with an HQ, +1 SP per friendly stack in its radius (attacking:
+    only units activated by that HQ)."""
+    out = 0
+    for hq in state.units_by_id.values():
+        if hq.side != side or not values.on_map(hq) or values.unit_class(state, hq) != "hq":
+            continue
+        if not any(values.is_zhukov(state, g) for g in values.units_at(state, hq.location, side)
+                   if values.unit_class(state, g) == "general"):
+            continue
+        if attacking and hq.id not in command.offensive(state).get("hqs", []):
+            continue
+        out += sum(1 for s in stacks if in_radius(state, hq, s))
+    return out
+
+
+def blitzkrieg_active(state: State, enemy_nation: str) -> bool:
+    v = str(state.tracks.get(f"blitzkrieg.{enemy_nation}", ""))
+    return v == f"active:{state.turn_label}"
+
+
+def soviet_winter_term(state: State, side: str, attackers: list[Unit], defenders: list[Unit], target: str) -> str | None:
+    """ETO-43.4: W-weather turns while the proficiency window is open."""
+    if state.tracks.get("soviet_winter") != "active" or state.tracks.get("weather") != "W":
+        return None
+    su_home = home_mask(state, "SU")
+    inside = bool(su_home[state.map.index(target)])
+    if not inside:
+        return None
+    if side == "allies" and any(u.nation == "SU" for u in attackers) and defenders:
+        return "soviet_attack"
+    if side == "axis" and any(u.nation == "SU" for u in defenders):
+        return "axis_attack"
+    return None
+
+
+def assess(state: State, side: str, attacker_ids: list[str], target: str) -> Assessment:
+    """Strengths, DRMs and odds column of one attack, without rolling (26.1-26.4)."""
+    hm = state.map
+    tables = state.ruleset.tables
+    ta = terrain_arrays(state)
+    enemy = values.other(side)
+    attackers = [state.unit(a) for a in attacker_ids]
+    defenders = [u for u in combat_units_at(state, target, enemy) if not u.props.get("retreated_into")] \
+        or combat_units_at(state, target, enemy)
+    contrib: list[tuple[str, int, str]] = []
+    land_att = 0
+    for u in attackers:
+        sp = values.strength(state, u)
+        land_att += sp
+        contrib.append((u.id, sp, "ETO-26.2"))
+    att_add = 0
+    stacks = sorted({u.location for u in attackers})
+    for s in stacks:
+        bonus, who = general_bonus(state, [u for u in attackers if u.location == s], side, s)
+        if bonus:
+            att_add += bonus
+            contrib.append((f"general {who}", bonus, "ETO-26.2"))
+    z = zhukov_bonus(state, side, stacks, attacking=True)
+    if z:
+        att_add += z
+        contrib.append(("Zhukov with HQ", z, "ETO-43.7"))
+    land_dfn = 0
+    for u in defenders:
+        sp = values.strength(state, u)
+        land_dfn += sp
+        contrib.append((u.id, sp, "ETO-26.2"))
+    dfn_add = 0
+    bonus, who = general_bonus(state, defenders, enemy, target)
+    if bonus:
+        dfn_add += bonus
+        contrib.append((f"general {who}", bonus, "ETO-26.2"))
+    z = zhukov_bonus(state, enemy, [target], attacking=False) if defenders else 0
+    if z:
+        dfn_add += z
+        contrib.append(("Zhukov with HQ", z, "ETO-43.7"))
+    ti = hm.index(target)
+    fort = None
+    across_fortress = False
+    marker = state.markers.get("forts", {}).get(target)
+    if ta.fort_hex[ti] and control(state)[ti] == SIDE_CODE[enemy]:
+        fort = "permanent"
+        across_fortress = all(ta.fortress_side[hm.index(u.location), side_dir(state, u.location, target)]
+                              for u in attackers)
+    elif marker and marker.get("side") == enemy and marker.get("kind") == "fortification":
+        fort = "marker"
+    ctx = {"side": side, "target": target, "attackers": attacker_ids, "defenders": [u.id for u in defenders]}
+    drm_kwargs: dict[str, Any] = {}
+    for hook in EXTRA_TERMS:
+        extra = hook(state, ctx)
+        att_add += int(extra.get("attack_add", 0))
+        dfn_add += int(extra.get("defense_add", 0))
+        drm_kwargs.update(extra.get("drm_kwargs", {}))
+        contrib += extra.get("terms", [])
+    attack = adj.capped(land_att, att_add)
+    defense = adj.defense_strength(land_dfn, fort=fort, all_across_fortress_hexsides=across_fortress,
+                                   general=dfn_add, tables=tables)
+    if fort:
+        contrib.append((f"{fort} fortification", defense - land_dfn - min(dfn_add, defense), "ETO-26.2"))
+    # DRMs (26.4)
+    cond = conditions(state)
+    defender_weather = {MUD: "mud", WINTER: "winter"}.get(int(cond[ti]), "fair")
+    enemy_nations = {u.nation for u in defenders}
+    blitz = any(u.nation == "GE" for u in attackers) and any(blitzkrieg_active(state, n) for n in enemy_nations)
+    att_oos = any(not supply.in_supply_for_effects(state, u) for u in attackers)
+    dfn_oos = bool(defenders) and (any(u.props.get("oos") for u in defenders)
+                                   or not any(supply.in_supply_for_effects(state, u) for u in defenders))
+    river = bool(attackers) and all(ta.river_side[hm.index(u.location), side_dir(state, u.location, target)]
+                                    or ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)]
+                                    for u in attackers)
+    lake = any(ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)] for u in attackers)
+    all_severe = all(ta.severe[hm.index(u.location)] for u in [*attackers, *defenders])
+    frozen = state.tracks.get("weather") == "W" and (all_severe or lake)
+    terms = adj.combat_drm_terms(defender_weather=defender_weather, blitzkrieg=blitz,
+                                 attacker_unsupplied=att_oos, defender_unsupplied=dfn_oos,
+                                 all_across_river=river, river_frozen=frozen,
+                                 defender_rough=bool(ta.rough[ti]),
+                                 soviet_winter=soviet_winter_term(state, side, attackers, defenders, target),
+                                 tables=tables, **drm_kwargs)
+    column = adj.odds_column(attack, defense, tables=tables)
+    return Assessment(target, list(attacker_ids), [u.id for u in defenders], land_att, land_dfn, attack,
+                      defense, column, terms, contrib, fort)
+
+
+# == 4A-C: designation ==========================================================================
+def designations(state: State) -> list[dict[str, Any]]:
+    return state.markers.setdefault("designations", [])
+
+
+def current_mode(state: State) -> str:
+    """combat, breakthrough or exploitation: which offensive step 4A serves."""
+    for f in reversed(state.frames):
+        if "node" in f and f["node"] == "attack-4A":
+            return f["data"].get("mode", "combat")
+    key = state.step.key if state.step else ""
+    return key.rsplit("/", 1)[-1]
+
+
+def eligible_attackers(state: State, side: str, mode: str) -> list[Unit]:
+    """26.3: activated combat units (not paratroops, which attack only by paradrop) that are not
+    already designated this step; in exploitation only exploiting armor (29.2)."""
+    used = {a for d in designations(state) for a in d["attackers"]}
+    out = []
+    for u in state.units_by_id.values():
+        if u.side != side or not values.on_map(u) or u.id in used:
+            continue
+        cls = values.unit_class(state, u)
+        if cls not in ("infantry", "armor") or not u.props.get("activated"):
+            continue
+        if mode == "exploitation" and not u.props.get("exploiter"):
+            continue
+        out.append(u)
+    return out
+
+
+def target_why_not(state: State, side: str, target: str, attackers: list[Unit], mode: str) -> str | None:
+    hm = state.map
+    enemy = values.other(side)
+    if not hm.has_hex(target):
+        return f"ETO-26.0: no hex {target!r}"
+    if not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]:
+        return f"ETO-26.0: {target} holds no enemy land unit"
+    if any(d["target"] == target for d in designations(state)):
+        return f"ETO-26.3: {target} is already attacked this step"
+    if command.attacks_left(state, mode) <= 0:
+        return f"ETO-22.1: this offensive may attack no more hexes in the {mode} step"
+    ti = hm.index(target)
+    if mode in ("breakthrough", "exploitation") and conditions(state)[ti] == MUD:
+        return f"ETO-28.4: {target} is in mud and cannot be attacked in the {mode} step"
+    off = command.offensive(state)
+    if off.get("mode") == "general":
+        gen = state.unit(off["general"])
+        if not values.on_map(gen) or hm.distance(gen.location, target) > 1:
+            return f"ETO-22.2: {target} is not adjacent to general {gen.id}"
+    rules = {r.get("effect") for r in state.game.scenario.raw.get("special_rules", []) if isinstance(r, dict)}
+    for u in attackers:
+        if hm.distance(u.location, target) != 1 or not can_attack_across(state, u.location, target):
+            return f"ETO-26.0: {u.id} is not adjacent to {target} across a hexside it could cross"
+        if off.get("mode") == "hq" and values.unit_class(state, u) == "infantry" and \
+                not any(in_radius(state, state.unit(h), u.location) for h in off["hqs"]):
+            return f"ETO-26.3: infantry {u.id} is outside the command radius of the activated HQ"
+        if u.nation == "FI" and "finnish_halt_line" in rules:
+            from workbench.rulesets.eto.movement import banned_hexes
+            if banned_hexes(state, u)[ti]:
+                return f"ETO-22.4: Finnish units may not attack {target} (scenario rule finnish_halt_line)"
+    return None
+
+
+class AttackOrder(OrderKind):
+    """``{"kind": "attack"}``: open attack sequence 4A for the Combat or Exploitation step."""
+
+    kind = "attack"
+    rule = "ETO-26.0"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        key = state.step.key.rsplit("/", 1)[-1] if state.step else ""
+        off = command.offensive(state)
+        if off.get("opened", {}).get(key) or command.attacks_left(state, key) <= 0:
+            return []
+        side = state.decision.side
+        if not DesignateOrder().options(state, side, key):
+            return []
+        return [{"kind": "attack"}]
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        key = state.step.key.rsplit("/", 1)[-1]
+        off = command.offensive(state)
+        off.setdefault("opened", {})[key] = True
+        if key == "exploitation":
+            state.markers["exploit_attacks_begun"] = True
+        state.markers["designations"] = []
+        state.emit("attack_sequence", side=state.decision.side, rule="ETO-4A",
+                   text=f"attack sequence 4A for the {key} step", mode=key)
+        state.push_procedure("attack-4A", mode=key)
+
+
+class DesignateOrder(OrderKind):
+    """4A-C: ``{"kind": "designate", "target": hex, "attackers": [ids]}`` (26.0, 26.3)."""
+
+    kind = "designate"
+    rule = "ETO-26.3"
+
+    def options(self, state: State, side: str, mode: str) -> list[dict[str, Any]]:
+        hm = state.map
+        elig = eligible_attackers(state, side, mode)
+        by_target: dict[str, list[Unit]] = {}
+        enemy_hexes = {u.location for u in state.units_by_id.values()
+                       if u.side != side and values.on_map(u) and values.is_land_unit(state, u)}
+        for u in elig:
+            i = hm.index(u.location)
+            for j in hm.neighbors[i]:
+                if j >= 0 and hm.label(int(j)) in enemy_hexes:
+                    by_target.setdefault(hm.label(int(j)), []).append(u)
+        out = []
+        for t in sorted(by_target):
+            group = sorted((u for u in by_target[t] if target_why_not(state, side, t, [u], mode) is None),
+                           key=lambda u: u.id)
+            if not group:
+                continue
+            out.append({"kind": "designate", "target": t, "attackers": [u.id for u in group]})
+            hexes = sorted({u.location for u in group})
+            if len(hexes) > 1:
+                for h in hexes:
+                    out.append({"kind": "designate", "target": t,
+                                "attackers": [u.id for u in group if u.location == h]})
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        mode = current_mode(state)
+        if mode == "breakthrough":
+            return []  # 28.2: the breakthrough order designated its one attack
+        return self.options(state, state.decision.side, mode)
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        side = state.decision.side
+        mode = current_mode(state)
+        ids = order.get("attackers")
+        target = order.get("target")
+        if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not isinstance(target, str):
+            raise IllegalOrder(self.rule, "designate a target hex and a list of different attacking units")
+        elig = {u.id for u in eligible_attackers(state, side, mode)}
+        for a in ids:
+            if a not in elig:
+                raise IllegalOrder("ETO-26.3", f"{a} cannot attack now: attackers must be activated infantry "
+                                   "or armor (in exploitation: exploiting armor), designated once a step")
+        why = target_why_not(state, side, target, [state.unit(a) for a in ids], mode)
+        if why:
+            rule, text = why.split(": ", 1)
+            raise IllegalOrder(rule, text)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        mode = current_mode(state)
+        designate(state, order["target"], order["attackers"], mode)
+
+
+def designate(state: State, target: str, attackers: list[str], mode: str) -> None:
+    off = command.offensive(state)
+    off.setdefault("attacks", {})[mode] = int(off.get("attacks", {}).get(mode, 0)) + 1
+    designations(state).append({"target": target, "attackers": list(attackers), "resolved": False, "mode": mode})
+    state.emit("designate", side=off.get("side"), rule="ETO-26.3",
+               text=f"{', '.join(attackers)} will attack {target}", target=target, attackers=list(attackers))
+
+
+# == 4A-F: resolution ===========================================================================
+class ResolveOrder(OrderKind):
+    """4A-F: ``{"kind": "resolve", "target": hex}``: roll and apply one designated attack (26.1)."""
+
+    kind = "resolve"
+    rule = "ETO-26.1"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        if state.markers.get("combat"):
+            return []
+        return [{"kind": "resolve", "target": d["target"]} for d in designations(state) if not d["resolved"]]
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        d = next(x for x in designations(state) if x["target"] == order["target"] and not x["resolved"])
+        d["resolved"] = True
+        resolve(state, d)
+
+
+def _trigger_blitzkrieg(state: State, side: str, attackers: list[Unit], target: str) -> None:
+    """ETO-44.1: the first German attack on a unit of a nation inside its home country turns the
+    bonus on for the rest of the turn (once per nation per game)."""
+    if side != "axis" or not any(u.nation == "GE" for u in attackers):
+        return
+    for u in combat_units_at(state, target, "allies"):
+        key = f"blitzkrieg.{u.nation}"
+        if state.tracks.get(key) == "unused" and home_mask(state, u.nation)[state.map.index(target)]:
+            state.tracks[key] = f"active:{state.turn_label}"
+            state.emit("blitzkrieg", side=side, rule="ETO-44.1",
+                       text=f"blitzkrieg bonus against {u.nation} for {state.turn_label}", nation=u.nation)
+
+
+def resolve(state: State, d: dict[str, Any]) -> None:
+    side = command.offensive(state).get("side") or state.phasing
+    target = d["target"]
+    enemy = values.other(side)
+    attackers = [a for a in d["attackers"] if values.on_map(state.unit(a))]
+    if not attackers:
+        state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: no attackers left")
+        return
+    defenders_all = [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]
+    if not defenders_all:
+        state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: hex vacant")
+        return
+    from workbench.rulesets.eto.losses import eliminate
+
+    if all(values.unit_class(state, u) == "partisan" for u in defenders_all):
+        for p in defenders_all:
+            eliminate(state, p, "ETO-45.5", " (partisans are destroyed when attacked)")
+        state.markers["combat"] = {"stage": "advance", "target": target, "side": side, "mode": d["mode"],
+                                   "attackers": attackers, "defenders": [], "result": "partisans"}
+        proceed(state)
+        return
+    _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
+    a = assess(state, side, attackers, target)
+    dfn_supplied = {u: supply.traces(state, state.unit(u)) for u in a.defenders}
+    (die,) = state.roll(purpose=f"land combat {a.attack} vs {a.defense} at {target} ({a.column}, DRM {a.drm:+d})",
+                        rule="ETO-26.1", side=side)
+    modified = die + a.drm
+    code = adj.crt(a.column, modified, tables=state.ruleset.tables)
+    original = code
+    if a.fort or state.markers.get("forts", {}).get(target):
+        code = adj.against_fortification(code, tables=state.ruleset.tables)
+    state.emit("combat", side=side, rule="ETO-27.1",
+               text=f"{a.attack}:{a.defense} at {target} → {a.column}; die {die} {a.drm:+d} = {modified}: {code}",
+               target=target, attackers=a.attackers, defenders=a.defenders, attack=a.attack, defense=a.defense,
+               land_attack=a.land_attack, land_defense=a.land_defense, column=a.column, die=die,
+               drm=a.drm, drms=[[v, why, rule] for v, why, rule in a.drms], modified=modified, result=code,
+               printed_result=original, mode=d["mode"],
+               contributions=[[w, v, r] for w, v, r in a.contributions])
+    spec = adj.result_code(code, tables=state.ruleset.tables)
+    for uid in attackers:
+        state.unit(uid).props["attacked"] = True
+    state.markers["combat"] = {
+        "stage": "attacker", "target": target, "side": side, "mode": d["mode"], "attackers": attackers,
+        "defenders": a.defenders, "result": code, "attacker_steps": int(spec["attacker_steps"]),
+        "attacker_eliminated": bool(spec["attacker_eliminated"]), "flex": int(spec["defender_flex"]),
+        "retreat": int(spec["defender_retreat"]), "defender_eliminated": bool(spec["defender_eliminated"]),
+        "affects_defender": bool(spec.get("affects_defender")), "vacated": [],
+        "dfn_supplied": dfn_supplied,
+    }
+    proceed(state)
+
+
+def proceed(state: State) -> None:
+    """Run the result pipeline until someone must choose, or the combat is done (27.1-27.4)."""
+    from workbench.rulesets.eto import advance, losses, retreat
+
+    c = state.markers.get("combat")
+    while c:
+        stage = c["stage"]
+        side = c["side"]
+        enemy = values.other(side)
+        if stage == "attacker":
+            alive = [a for a in c["attackers"] if values.on_map(state.unit(a))]
+            if c["attacker_eliminated"]:
+                for a in alive:
+                    losses.eliminate(state, state.unit(a), "ETO-27.1", " (AE)")
+                c["stage"] = "defender"
+                continue
+            n = c["attacker_steps"]
+            c["stage"] = "defender"
+            if n and alive:
+                if losses_forced(state, alive, n):
+                    apply_steps(state, alive, n, "ETO-27.2")
+                else:
+                    state.push_interrupt("attacker_losses", side, "ETO-27.2",
+                                         f"{c['result']}: choose {n} step loss(es) among the attackers",
+                                         ["take_losses"], role="attacker", steps=n, units=sorted(alive))
+                    return
+            continue
+        if stage == "defender":
+            dfn = [u for u in c["defenders"] if values.on_map(state.unit(u)) and state.unit(u).location == c["target"]]
+            c["stage"] = "retreats"
+            if c["defender_eliminated"]:
+                for u in dfn:
+                    losses.eliminate(state, state.unit(u), "ETO-27.1", " (DE)")
+                continue
+            if c["retreat"]:
+                c["retreat_hexes"] = {u: c["retreat"] for u in dfn}
+                continue
+            if c["flex"] and dfn:
+                state.push_interrupt("defender_losses", enemy, "ETO-27.1",
+                                     f"{c['result']}: lose steps or retreat the stack ({c['flex']} in all)",
+                                     ["take_losses"], role="defender", steps=c["flex"], units=sorted(dfn))
+                return
+            continue
+        if stage == "retreats":
+            c["stage"] = "installations"
+            pending = {u: n for u, n in c.get("retreat_hexes", {}).items()
+                       if values.on_map(state.unit(u)) and n > 0}
+            if pending and retreat.start(state, c, pending):
+                return
+            continue
+        if stage == "installations":
+            c["stage"] = "advance"
+            installations(state, c)
+            continue
+        if stage == "advance":
+            c["stage"] = "secondary"
+            if advance.offer(state, c):
+                return
+            continue
+        if stage == "secondary":
+            c["stage"] = "bt_move"
+            if advance.offer_secondary(state, c):
+                return
+            continue
+        if stage == "bt_move":
+            c["stage"] = "done"
+            if advance.offer_bt_move(state, c):
+                return
+            continue
+        # done
+        finish(state, c)
+        c = state.markers.get("combat")
+
+
+def finish(state: State, c: dict[str, Any]) -> None:
+    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
+
+    vacated = not combat_units_at(state, c["target"], values.other(c["side"]))
+    if c["mode"] == "combat" and vacated:
+        for a in c["attackers"]:
+            u = state.unit(a)
+            if values.on_map(u) and values.unit_class(state, u) == "armor":
+                u.props["can_exploit"] = True  # 29.1: eligible to advance after combat in Step 4
+        for g in state.units_by_id.values():
+            if g.side == c["side"] and values.unit_class(state, g) == "general" and values.on_map(g) \
+                    and any(state.unit(a).location == g.location for a in c["attackers"]):
+                g.props["can_exploit"] = True
+    if c["mode"] == "breakthrough":
+        for a in c["attackers"]:
+            u = state.unit(a)
+            u.props["bt_done"] = True
+            if not vacated and values.on_map(u):
+                u.props["must_attack"] = c["target"]  # 28.4 (reported; not enforced)
+    lone_commanders_in_zoc(state, c["side"])
+    state.markers.pop("combat", None)
+    state.emit("combat_done", side=c["side"], rule="ETO-27.0", text=f"combat at {c['target']} done",
+               target=c["target"])
+
+
+def installations(state: State, c: dict[str, Any]) -> None:
+    """ETO-27.6: installation markers in the defender's hex are destroyed if every defender
+    retreated or was eliminated."""
+    if combat_units_at(state, c["target"], values.other(c["side"])):
+        return
+    forts = state.markers.get("forts", {})
+    if c["target"] in forts and forts[c["target"]].get("side") != c["side"]:
+        forts.pop(c["target"])
+        state.emit("installation_destroyed", side=c["side"], rule="ETO-27.6",
+                   text=f"fortification at {c['target']} destroyed", hex=c["target"])
+
+
+def losses_forced(state: State, units: list[str], n: int) -> bool:
+    """The attacker has no real choice: one unit, or every step of every unit is needed."""
+    total = sum(values.steps_left(state, state.unit(u)) for u in units)
+    return len(units) == 1 or total <= n
+
+
+def apply_steps(state: State, units: list[str], n: int, rule: str) -> None:
+    """Take ``n`` steps from ``units`` (used only when forced: one unit, or all steps)."""
+    from workbench.rulesets.eto.losses import step_loss
+
+    left = n
+    for uid in units * 2:
+        u = state.unit(uid)
+        if left <= 0:
+            break
+        if values.on_map(u):
+            step_loss(state, u, rule)
+            left -= 1
+
+
+def loss_options(state: State, units: list[str], n: int, exact: bool) -> list[list[str]]:
+    """Multisets of ``n`` (or, if not exact, 0..n) step assignments among units (27.2)."""
+    caps = {u: (1 if values.unit_class(state, state.unit(u)) == "paratroop" else values.steps_left(state, state.unit(u)))
+            for u in units}
+    total = sum(caps.values())
+    top = min(n, total)
+    sizes = {top} if exact else set(range(0, top + 1))
+    out: list[list[str]] = []
+
+    def rec(i: int, taken: int, acc: list[str]) -> None:
+        if i == len(units):
+            if taken in sizes:
+                out.append(list(acc))
+            return
+        u = units[i]
+        for k in range(0, min(caps[u], top - taken) + 1):
+            rec(i + 1, taken + k, acc + [u] * k)
+
+    rec(0, 0, [])
+    return sorted(out, key=lambda x: (len(x), x))
+
+
+class TakeLossesOrder(OrderKind):
+    """``{"kind": "take_losses", "units": [ids]}``: each id listed once per step it loses (27.2).
+    For the defender's D1/D2/D3 choice, the steps not taken are hexes of retreat (27.1)."""
+
+    kind = "take_losses"
+    rule = "ETO-27.2"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        f = state.frames[-1]
+        data = f["data"]
+        exact = data["role"] == "attacker"
+        return [{"kind": "take_losses", "units": opt} for opt in loss_options(state, data["units"], data["steps"], exact)]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        units = order.get("units")
+        if not isinstance(units, list) or sorted(units) not in [sorted(o["units"]) for o in self.legal(state)]:
+            data = state.frames[-1]["data"]
+            raise IllegalOrder(self.rule, f"assign {data['steps']} step(s) among {', '.join(data['units'])}"
+                               + (" (or fewer, retreating for the rest)" if data["role"] == "defender" else ""))
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        from workbench.rulesets.eto.losses import step_loss
+
+        f = state.pop_interrupt()
+        data = f["data"]
+        c = state.markers["combat"]
+        for uid in order["units"]:
+            u = state.unit(uid)
+            if values.on_map(u):
+                step_loss(state, u, "ETO-27.2")
+        if data["role"] == "defender":
+            hexes = data["steps"] - len(order["units"])
+            survivors = [u for u in data["units"] if values.on_map(state.unit(u))]
+            c["retreat_hexes"] = {u: hexes for u in survivors} if hexes else {}
+            state.emit("defender_choice", side=f["side"], rule="ETO-27.1",
+                       text=f"{len(order['units'])} step(s) lost, retreat {hexes} hex(es)",
+                       steps=len(order["units"]), hexes=hexes)
+        proceed(state)

@@ -1,0 +1,452 @@
+"""Command and activation (ETO-22.0-22.6, combined offensives 23.6).
+
+An offensive is recorded in ``state.markers["offensive"]`` from its Command
+step to its Unit-status step: who performs it, how units were activated (by
+HQ, general, stack or minor country, one kind per offensive, 22.0), which units
+are activated, and how many hexes each step may still attack.
+
+Orders (Command step, and until the end of Step 3 for ``activate``):
+
+* ``{"kind": "activate_hq", "hqs": [..]}``: 22.1 (one offensive per HQ; two or
+  more HQs within 20 hexes of each other make a combined offensive costing
+  2 EPs per extra HQ, 4 in a W turn except the USSR, 23.6);
+* ``{"kind": "impromptu", "mode": "hq"|"general"|"stack", ...}``: 22.6, when
+  the nation's offensives track is empty, paying 2x the offensive cost (2x the
+  winter-seasonal cost in a W turn) from EPs or the economic reserve;
+* ``{"kind": "activate", "mode": "general", "general": id}``,
+  ``{"mode": "stack", "hex": h}``, ``{"mode": "minor", "nation": n, "form":
+  "home"|"stack", "hex": h?}`` start the other kinds of offensive;
+  ``{"kind": "activate", "unit": id}`` then activates one more unit in an
+  activated HQ's radius, and ``{"kind": "activate", "all": true}`` every
+  eligible one.  At least half the land units activated by a major nation
+  must be its own (22.0, 23.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import supply, values
+from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+from workbench.rulesets.eto.hq import in_radius
+from workbench.rulesets.eto.terrain import terrain_arrays
+
+ACTIVATION_STEPS = ("offensive/command", "offensive/breakthrough", "offensive/movement")
+
+
+def offensive(state: State) -> dict[str, Any]:
+    return state.markers.setdefault("offensive", {})
+
+
+def w_turn(state: State) -> bool:
+    return state.tracks.get("weather") == "W"
+
+
+def track(state: State, key: str) -> int:
+    return int(state.tracks.get(key, 0) or 0)
+
+
+def spendable(state: State, nation: str) -> int:
+    """EPs a nation may spend on offensives: its (non-negative) track plus its reserve (37.8)."""
+    return max(track(state, f"{nation}.eps"), 0) + track(state, f"{nation}.reserve")
+
+
+def pay_eps(state: State, nation: str, amount: int, rule: str, what: str) -> None:
+    """Pay from the EP track first, then the economic reserve (22.6, 23.6, 37.8)."""
+    eps = max(track(state, f"{nation}.eps"), 0)
+    from_track = min(eps, amount)
+    state.tracks[f"{nation}.eps"] = track(state, f"{nation}.eps") - from_track
+    state.tracks[f"{nation}.reserve"] = track(state, f"{nation}.reserve") - (amount - from_track)
+    state.emit("pay", rule=rule, text=f"{nation} pays {amount} EPs for {what}", nation=nation, eps=amount)
+
+
+def majors_of_side(state: State, side: str) -> list[str]:
+    return [n for n in state.game.scenario.sides[side] if values.nation_kind(state, n) == "major"]
+
+
+def begin_offensive(state: State, side: str) -> None:
+    """Entering Step 1: a fresh offensive record."""
+    state.markers["offensive"] = {"side": side, "mode": None, "nation": None, "hqs": [], "general": None,
+                                  "units": [], "attacks": {}, "bt_done": 0}
+
+
+def is_active(state: State) -> bool:
+    off = state.markers.get("offensive") or {}
+    return bool(off.get("mode"))
+
+
+def attack_limit(state: State, step: str) -> int:
+    """Hexes that may be attacked this step (22.1-22.4, 28.6, 29.3)."""
+    off = offensive(state)
+    mode = off.get("mode")
+    if mode == "hq":
+        rating = sum(values.attack_rating(state, state.unit(h)) for h in off["hqs"])
+        return rating
+    if mode == "minor":
+        return 1 if step == "combat" else 0
+    return 1 if mode else 0
+
+
+def attacks_left(state: State, step: str) -> int:
+    off = offensive(state)
+    return attack_limit(state, step) - int(off.get("attacks", {}).get(step, 0))
+
+
+def activated_units(state: State) -> list[Unit]:
+    return [state.unit(u) for u in offensive(state).get("units", [])]
+
+
+def _counts(state: State, units: list[Unit], major: str) -> tuple[int, int]:
+    land = [u for u in units if values.is_combat_unit(state, u)]
+    mine = sum(1 for u in land if u.nation == major or u.nation in offensive(state).get("nations", []))
+    return mine, len(land) - mine
+
+
+def half_rule_ok(state: State, adding: list[Unit]) -> bool:
+    """ETO-22.0 / 22.2 / 23.0: at least half of the land units activated are the major's own."""
+    off = offensive(state)
+    major = off.get("nation")
+    if off.get("mode") == "minor" or major is None:
+        return True
+    mine, others = _counts(state, activated_units(state) + adding, major)
+    return mine >= others
+
+
+def can_activate(state: State, unit: Unit, side: str) -> bool:
+    """Not yet activated this turn (22.0), on the map, friendly, not a partisan (45.5) or HQ."""
+    return (unit.side == side and values.on_map(unit) and not unit.props.get("activated")
+            and values.unit_class(state, unit) not in ("partisan", "hq"))
+
+
+def eligible_now(state: State) -> list[Unit]:
+    """Units the current offensive may still activate (22.1-22.4)."""
+    off = offensive(state)
+    side = off.get("side")
+    mode = off.get("mode")
+    if mode != "hq":
+        return []
+    hqs = [state.unit(h) for h in off["hqs"]]
+    nations = set(off.get("nations", [])) | {off.get("nation")}
+    out = []
+    for u in state.units_by_id.values():
+        if not can_activate(state, u, side):
+            continue
+        if values.unit_class(state, u) == "general" and u.nation not in nations:
+            continue
+        if any(in_radius(state, h, u.location) for h in hqs):
+            out.append(u)
+    return sorted(out, key=lambda u: u.id)
+
+
+def activate_units(state: State, units: list[Unit], rule: str) -> None:
+    off = offensive(state)
+    for u in units:
+        u.props["activated"] = True
+        if values.unit_class(state, u) == "armor" and supply.traces(state, u) and not u.props.get("oos"):
+            u.props["supplied_offensive"] = True  # 33.6
+        off["units"].append(u.id)
+    if units:
+        state.emit("activate", side=off["side"], rule=rule,
+                   text=f"activated: {', '.join(u.id for u in units)}", units=[u.id for u in units])
+
+
+def _greedy(state: State, cands: list[Unit], major: str | None) -> list[Unit]:
+    """The largest set of candidates that keeps the half rule: own units first."""
+    if major is None:
+        return cands
+    chosen: list[Unit] = []
+    own = [u for u in cands if u.nation == major or not values.is_combat_unit(state, u)]
+    rest = [u for u in cands if u not in own]
+    chosen += own
+    for u in rest:
+        if half_rule_ok(state, chosen + [u]):
+            chosen.append(u)
+    return chosen
+
+
+def minor_offensives_allowed(state: State, nation: str) -> int:
+    """ETO-22.4: one a month per home city resource hex the minor controls, at least two."""
+    ta = terrain_arrays(state)
+    side = "axis" if state.ruleset.tables["units"]["nations"][nation].get("partnership") == "axis" else "allies"
+    n = int((home_mask(state, nation, original=True) & ta.city_resource & (control(state) == SIDE_CODE[side])).sum())
+    return max(n, 2)
+
+
+def _offensive_nation(state: State, units: list[Unit], side: str) -> str | None:
+    """The major whose units are at least half of the combat units (it pays)."""
+    land = [u for u in units if values.is_combat_unit(state, u)]
+    for n in majors_of_side(state, side):
+        mine = sum(1 for u in land if u.nation == n)
+        if land and mine * 2 >= len(land):
+            return n
+    return None
+
+
+def general_group(state: State, gen: Unit) -> list[Unit]:
+    """ETO-22.2: units stacked with or adjacent to the general."""
+    hm = state.map
+    i = hm.index(gen.location)
+    near = {hm.label(int(j)) for j in hm.neighbors[i] if j >= 0} | {gen.location}
+    return sorted((u for u in state.units_by_id.values() if u.location in near and can_activate(state, u, gen.side)
+                   and values.unit_class(state, u) != "general"), key=lambda u: u.id)
+
+
+class ActivateHQOrder(OrderKind):
+    kind = "activate_hq"
+    rule = "ETO-22.1"
+
+    def _hqs(self, state: State, side: str) -> list[Unit]:
+        return sorted((u for u in state.units_by_id.values() if u.side == side and values.on_map(u)
+                       and values.unit_class(state, u) == "hq" and not u.props.get("activated")
+                       and values.nation_kind(state, u.nation) == "major"), key=lambda u: u.id)
+
+    def _why_not(self, state: State, side: str, hqs: list[str]) -> str | None:
+        if is_active(state):
+            return "ETO-22.0: this offensive already has its activation"
+        if not hqs or len(set(hqs)) != len(hqs):
+            return "ETO-22.1: name one or more different HQs"
+        avail = {u.id: u for u in self._hqs(state, side)}
+        for h in hqs:
+            if h not in avail:
+                return f"ETO-22.0: {h} is not an unactivated HQ of yours on the map"
+        units = [avail[h] for h in hqs]
+        need: dict[str, int] = {}
+        for u in units:
+            need[u.nation] = need.get(u.nation, 0) + 1
+        for n, k in need.items():
+            if track(state, f"{n}.offensives") < k:
+                return f"ETO-22.1: {n} has {track(state, f'{n}.offensives')} offensives on its track, needs {k}"
+        if len(units) > 1:
+            hm = state.map
+            lim = int(state.ruleset.tables["costs"]["offensives"]["combined_max_hq_distance"])
+            for a in units:
+                for b in units:
+                    if a.id < b.id and hm.distance(a.location, b.location) > lim:
+                        return f"ETO-23.6: {a.id} and {b.id} are more than {lim} hexes apart"
+            eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state),
+                                             tables=state.ruleset.tables)
+            if spendable(state, units[0].nation) < eps:
+                return f"ETO-23.6: a combined offensive of {len(units)} HQs costs {eps} EPs"
+        return None
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        hqs = self._hqs(state, side)
+        out = []
+        for h in hqs:
+            if self._why_not(state, side, [h.id]) is None:
+                out.append({"kind": "activate_hq", "hqs": [h.id]})
+        for i, a in enumerate(hqs):
+            for b in hqs[i + 1:]:
+                if self._why_not(state, side, [a.id, b.id]) is None:
+                    out.append({"kind": "activate_hq", "hqs": [a.id, b.id]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        hqs = order.get("hqs")
+        if not isinstance(hqs, list) or not all(isinstance(h, str) for h in hqs):
+            raise IllegalOrder(self.rule, "activate_hq needs a list of HQ ids")
+        why = self._why_not(state, state.decision.side, hqs)
+        if why:
+            rule, text = why.split(": ", 1)
+            raise IllegalOrder(rule, text)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        off = offensive(state)
+        units = [state.unit(h) for h in order["hqs"]]
+        for u in units:
+            state.tracks[f"{u.nation}.offensives"] = track(state, f"{u.nation}.offensives") - 1
+            u.props["activated"] = True
+        if len(units) > 1:
+            eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state), tables=state.ruleset.tables)
+            pay_eps(state, units[0].nation, eps, "ETO-23.6", f"a combined offensive of {len(units)} HQs")
+        off.update(mode="hq", nation=units[0].nation, nations=sorted({u.nation for u in units}),
+                   hqs=[u.id for u in units])
+        state.emit("offensive", side=off["side"], rule="ETO-23.6" if len(units) > 1 else self.rule,
+                   text=f"{units[0].nation} offensive by {', '.join(u.id for u in units)}",
+                   mode="hq", hqs=off["hqs"])
+
+
+class ImpromptuOrder(OrderKind):
+    """ETO-22.6: an offensive paid in EPs when the offensives track is empty."""
+
+    kind = "impromptu"
+    rule = "ETO-22.6"
+
+    def _options(self, state: State, side: str) -> list[dict[str, Any]]:
+        if is_active(state):
+            return []
+        out = []
+        for n in majors_of_side(state, side):
+            if track(state, f"{n}.offensives") > 0:
+                continue
+            cost = adj.impromptu_cost(n, w_turn(state), tables=state.ruleset.tables)
+            if spendable(state, n) < cost:
+                continue
+            for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+                if u.side != side or u.nation != n or not values.on_map(u) or u.props.get("activated"):
+                    continue
+                cls = values.unit_class(state, u)
+                if cls == "hq":
+                    out.append({"kind": "impromptu", "mode": "hq", "hq": u.id})
+                elif cls == "general":
+                    out.append({"kind": "impromptu", "mode": "general", "general": u.id})
+            for h in _stack_hexes(state, side):
+                if _offensive_nation(state, values.units_at(state, h, side), side) == n:
+                    out.append({"kind": "impromptu", "mode": "stack", "hex": h})
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        return self._options(state, state.decision.side)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        off = offensive(state)
+        side = off["side"]
+        mode = order["mode"]
+        if mode == "hq":
+            who = state.unit(order["hq"])
+        elif mode == "general":
+            who = state.unit(order["general"])
+        else:
+            who = None
+        nation = who.nation if who else _offensive_nation(state, values.units_at(state, order["hex"], side), side)
+        cost = adj.impromptu_cost(nation, w_turn(state), tables=state.ruleset.tables)
+        pay_eps(state, nation, cost, self.rule, "an impromptu offensive")
+        off["impromptu"] = True
+        if mode == "hq":
+            who.props["activated"] = True
+            off.update(mode="hq", nation=nation, nations=[nation], hqs=[who.id])
+        elif mode == "general":
+            start_general(state, who, nation)
+        else:
+            start_stack(state, order["hex"], nation)
+        state.emit("offensive", side=side, rule=self.rule, text=f"{nation} impromptu offensive ({mode})",
+                   mode=mode, impromptu=True)
+
+
+def _stack_hexes(state: State, side: str) -> list[str]:
+    """Hexes with unactivated friendly combat units next to an enemy land unit (the useful stacks)."""
+    hm = state.map
+    enemy = {u.location for u in state.units_by_id.values() if u.side != side and values.on_map(u)
+             and values.is_land_unit(state, u)}
+    out = set()
+    for u in state.units_by_id.values():
+        if u.side == side and values.on_map(u) and values.is_combat_unit(state, u) and not u.props.get("activated"):
+            i = hm.index(u.location)
+            if any(j >= 0 and hm.label(int(j)) in enemy for j in hm.neighbors[i]):
+                out.add(u.location)
+    return sorted(out)
+
+
+def start_general(state: State, gen: Unit, nation: str) -> None:
+    off = offensive(state)
+    off.update(mode="general", nation=nation, nations=[nation], general=gen.id)
+    gen.props["activated"] = True
+    activate_units(state, _greedy(state, general_group(state, gen), nation), "ETO-22.2")
+
+
+def start_stack(state: State, label: str, nation: str | None) -> None:
+    off = offensive(state)
+    off.update(mode="stack", nation=nation, nations=[nation] if nation else [], stack_hex=label)
+    units = [u for u in values.units_at(state, label, off["side"]) if can_activate(state, u, off["side"])]
+    activate_units(state, _greedy(state, units, nation), "ETO-22.3")
+
+
+class ActivateOrder(OrderKind):
+    kind = "activate"
+    rule = "ETO-22.0"
+
+    def _start_options(self, state: State, side: str) -> list[dict[str, Any]]:
+        out = []
+        for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+            if u.side == side and values.on_map(u) and values.unit_class(state, u) == "general" \
+                    and not u.props.get("activated") and track(state, f"{u.nation}.offensives") > 0:
+                out.append({"kind": "activate", "mode": "general", "general": u.id})
+        for h in _stack_hexes(state, side):
+            n = _offensive_nation(state, values.units_at(state, h, side), side)
+            if n and track(state, f"{n}.offensives") > 0:
+                out.append({"kind": "activate", "mode": "stack", "hex": h})
+        for n in state.game.scenario.sides[side]:
+            if values.nation_kind(state, n) != "minor":
+                continue
+            if track(state, f"{n}.minor_offensives_used") >= minor_offensives_allowed(state, n):
+                continue
+            mine = [u for u in state.units_by_id.values() if u.nation == n and can_activate(state, u, side)
+                    and values.is_combat_unit(state, u)]
+            home = home_mask(state, n, original=True)
+            if any(home[state.map.index(u.location)] for u in mine):
+                out.append({"kind": "activate", "mode": "minor", "nation": n, "form": "home"})
+            for h in sorted({u.location for u in mine if not home[state.map.index(u.location)]}):
+                out.append({"kind": "activate", "mode": "minor", "nation": n, "form": "stack", "hex": h})
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        if not is_active(state):
+            key = state.step.key if state.step else ""
+            return self._start_options(state, side) if key == "offensive/command" else []
+        elig = eligible_now(state)
+        out = [{"kind": "activate", "unit": u.id} for u in elig if half_rule_ok(state, [u])]
+        if len(out) > 1:
+            out.append({"kind": "activate", "all": True})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        key = state.step.key if state.step else ""
+        if key not in ACTIVATION_STEPS:
+            raise IllegalOrder("ETO-22.0", "units are activated only in Steps 1-3 of an offensive")
+        if order not in self.legal(state):
+            if "unit" in order and is_active(state):
+                u = state.units_by_id.get(order["unit"])
+                if u is not None and u in eligible_now(state) and not half_rule_ok(state, [u]):
+                    raise IllegalOrder("ETO-22.0", f"activating {u.id} would leave fewer than half the "
+                                       f"activated land units {offensive(state)['nation']}")
+                raise IllegalOrder("ETO-23.0", f"{order['unit']} is not an unactivated unit in the radius "
+                                   "of an activated HQ")
+            raise IllegalOrder(self.rule, "that activation is not open now (one kind of activation per "
+                               "offensive, 22.0; an offensive on the track is needed, 22.1-22.3)")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        off = offensive(state)
+        side = off["side"]
+        if "unit" in order:
+            activate_units(state, [state.unit(order["unit"])], "ETO-23.0")
+            return
+        if order.get("all"):
+            activate_units(state, _greedy(state, eligible_now(state), off.get("nation")), "ETO-23.0")
+            return
+        mode = order["mode"]
+        if mode == "general":
+            gen = state.unit(order["general"])
+            state.tracks[f"{gen.nation}.offensives"] = track(state, f"{gen.nation}.offensives") - 1
+            start_general(state, gen, gen.nation)
+        elif mode == "stack":
+            n = _offensive_nation(state, values.units_at(state, order["hex"], side), side)
+            state.tracks[f"{n}.offensives"] = track(state, f"{n}.offensives") - 1
+            start_stack(state, order["hex"], n)
+        else:
+            n = order["nation"]
+            state.tracks[f"{n}.minor_offensives_used"] = track(state, f"{n}.minor_offensives_used") + 1
+            off.update(mode="minor", nation=n, nations=[n], minor_form=order["form"])
+            home = home_mask(state, n, original=True)
+            if order["form"] == "home":
+                units = [u for u in state.units_by_id.values() if u.nation == n and can_activate(state, u, side)
+                         and home[state.map.index(u.location)]]
+            else:
+                units = [u for u in values.units_at(state, order["hex"], side)
+                         if u.nation == n and can_activate(state, u, side)]
+            activate_units(state, sorted(units, key=lambda u: u.id), "ETO-22.4")
+        state.emit("offensive", side=side, rule={"general": "ETO-22.2", "stack": "ETO-22.3",
+                                                 "minor": "ETO-22.4"}[mode],
+                   text=f"{off.get('nation')} offensive by {mode}", mode=mode)
+
+
+def _unused() -> np.ndarray:  # pragma: no cover
+    return np.zeros(0)

@@ -1,0 +1,372 @@
+"""Construction (ETO-37.0-37.8), Siberian transfers (43.1) and partisan building (45.2, 37.6).
+
+* Step 1 (winter seasonal turns only): the year's additions from
+  ``tables/force_pools.toml [additions.<year>]`` join the force pools (37.0).
+* Step 2: units due from the turn track enter, in home-country resource hexes
+  in supply and not in enemy ZOC (placed automatically, docs/rulings-eto.md);
+  with no such hex they return to the force pool (37.6).
+* Step 3 orders:
+  ``{"kind": "build", "unit": pool id, "at": hex?, "depleted": bool}`` (37.2:
+  infantry and partisans enter at once, others after the chart's delay; half
+  cost on the depleted side, the chart's x/y for infantry, E13);
+  ``{"kind": "rebuild", "unit": id}`` flips a depleted unit on the map not
+  marked out of supply for half its build cost (37.3);
+  ``{"kind": "reserve", "eps": n}`` puts EPs in the economic reserve, at most
+  20 in all (37.8); ``place_hq`` (23.1, 27.5) is in :mod:`hq`.
+* No deficit spending: a nation pays from a positive track, then its reserve
+  (37.1, 37.8).  Minor partners' units are paid by their major at the major's
+  cost (37.0).
+* Siberian transfers (43.1): entering Step 3 the USSR rolls 1d6 + Soviet home
+  city resource hexes (and Riga) held by the Axis; that many infantry from the
+  Siberian Transfers box may be built free.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import stacking, supply, values
+from workbench.rulesets.eto.command import spendable, track
+from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+from workbench.rulesets.eto.losses import FORCE_POOL
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.zoc import zoc
+
+TURN_TRACK = "Turn track"
+SIBERIA = "Siberian Transfers"
+SEASONS = ("winter", "spring", "summer", "autumn")
+
+
+def season_after(label: str, n: int) -> str:
+    y, s = int(label[:4]), SEASONS.index(label[5:])
+    k = s + n
+    return f"{y + k // 4:04d}-{SEASONS[k % 4]}"
+
+
+def column(state: State, nation: str) -> str:
+    return state.ruleset.tables["costs"]["columns"][values.major_of(state, nation)]
+
+
+def build_cost(state: State, unit: Unit, depleted: bool = False) -> int:
+    """ETO-CHART-1, 37.2, E13: the EP cost of building a unit (half on its depleted side)."""
+    costs = state.ruleset.tables["costs"]
+    item = values.type_row(state.ruleset.tables, unit.type).get("cost_item", "none")
+    if item == "none":
+        return 0
+    col = column(state, unit.nation)
+    if item == "infantry":
+        split = costs["infantry_split"]
+        one_step = not values.has_depleted_side(state, unit)
+        return int(split["half" if (depleted or one_step) else "full"][col])
+    full = int(costs["chart"][item][col])
+    return math.ceil(full / 2) if depleted or not values.has_depleted_side(state, unit) and item != "partisan" \
+        else full
+
+
+def delay(state: State, unit: Unit) -> int:
+    item = values.type_row(state.ruleset.tables, unit.type).get("cost_item", "none")
+    row = state.ruleset.tables["costs"]["chart"].get(item, {})
+    d = row.get("delay", 0)
+    return int(d) if isinstance(d, int) else 0
+
+
+def pay(state: State, nation: str, amount: int, rule: str, what: str) -> None:
+    major = values.major_of(state, nation)
+    from workbench.rulesets.eto.command import pay_eps
+    if amount:
+        pay_eps(state, major, amount, rule, what)
+
+
+def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = False) -> str | None:
+    """ETO-37.6: a home-country hex in supply (to a permanent source) and not in enemy ZOC."""
+    hm = state.map
+    if not hm.has_hex(label):
+        return f"ETO-37.6: no hex {label!r}"
+    i = hm.index(label)
+    ta = terrain_arrays(state)
+    if not home_mask(state, unit.nation)[i] or not ta.land[i]:
+        return f"ETO-37.6: {label} is not in {unit.nation}'s home country"
+    if resource_only and not (ta.resource[i] or ta.city_resource[i]):
+        return f"ETO-37.6: units from the turn track enter in resource hexes; {label} is not one"
+    if control(state)[i] != SIDE_CODE[unit.side]:
+        return f"ETO-37.6: {label} is not friendly"
+    if zoc(state, values.other(unit.side))[i]:
+        return f"ETO-37.6: {label} is in enemy ZOC"
+    if supply.reach(state, unit.nation, unit.side)[i] < 0:
+        return f"ETO-37.6: {label} cannot trace supply to a permanent source"
+    if not stacking.fits(state, label, unit.side, [unit]):
+        return f"ETO-24.2: {label} cannot hold another unit"
+    return None
+
+
+def partisan_ok(state: State, unit: Unit, label: str) -> str | None:
+    """ETO-37.6, 45.3: in the home country, adjacent to (not in) a home resource hex; neither in
+    enemy ZOC; not in a hex with units."""
+    hm = state.map
+    if not hm.has_hex(label):
+        return f"ETO-37.6: no hex {label!r}"
+    i = hm.index(label)
+    ta = terrain_arrays(state)
+    home = home_mask(state, unit.nation, original=True)
+    ez = zoc(state, values.other(unit.side))
+    if not home[i] or not ta.land[i] or ta.resource[i] or ta.city_resource[i] or ez[i]:
+        return f"ETO-45.3: {label} must be a home hex, not a resource hex, not in enemy ZOC"
+    if values.units_at(state, label):
+        return f"ETO-45.6: {label} is occupied"
+    res = [int(j) for j in hm.neighbors[i] if j >= 0 and (ta.resource[j] or ta.city_resource[j]) and home[j]]
+    if not any(not ez[j] for j in res):
+        return f"ETO-37.6: {label} is not adjacent to a home resource hex free of enemy ZOC"
+    return None
+
+
+def partisan_limit(state: State) -> int:
+    per = state.ruleset.tables["costs"]["free"]["partisans_per_season"]
+    year = int(state.turn_label[:4])
+    return int(per["pre_1942"] if year < 1942 else per["1942"] if year == 1942 else per["after_1942"])
+
+
+def pool_units(state: State, side: str, box: str = FORCE_POOL) -> list[Unit]:
+    return sorted((u for u in state.units_by_id.values() if u.side == side and u.location == box
+                   and values.unit_class(state, u) not in ("hq", "general")), key=lambda u: u.id)
+
+
+def hub_hexes(state: State, unit: Unit) -> list[str]:
+    """Candidate placements listed as legal orders: home city and resource hexes."""
+    ta = terrain_arrays(state)
+    hm = state.map
+    idx = np.flatnonzero(home_mask(state, unit.nation) & (ta.city | ta.resource | ta.city_resource))
+    return [hm.label(int(i)) for i in idx]
+
+
+class BuildOrder(OrderKind):
+    kind = "build"
+    rule = "ETO-37.2"
+
+    def _choices(self, state: State, side: str) -> list[Unit]:
+        """One pool unit per (box, nation, type, reduced) so the list stays short."""
+        seen, out = set(), []
+        for box in (FORCE_POOL, SIBERIA):
+            for u in pool_units(state, side, box):
+                key = (box, u.nation, u.type)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(u)
+        return out
+
+    def _why_not(self, state: State, unit: Unit, order: dict[str, Any]) -> str | None:
+        depleted = bool(order.get("depleted", False))
+        if depleted and not values.has_depleted_side(state, unit):
+            return "ETO-37.2: only units with a depleted side can be built depleted"
+        if unit.location == SIBERIA:
+            if track(state, "SU.siberian_allowed") <= 0:
+                return "ETO-43.1: no Siberian transfers left this season"
+            cost = 0
+        else:
+            cost = build_cost(state, unit, depleted)
+            major = values.major_of(state, unit.nation)
+            if track(state, f"{major}.eps") <= 0 and track(state, f"{major}.reserve") <= 0:
+                return f"ETO-37.1: {major} has no positive EPs"
+            if spendable(state, major) < cost:
+                return f"ETO-37.1: {major} cannot pay {cost} EPs (no deficit spending)"
+        cls = values.unit_class(state, unit)
+        if cls == "partisan":
+            if unit.nation not in state.ruleset.tables["costs"]["free"]["partisan_builders"]:
+                return "ETO-45.2: only the Western Allies and the USSR build partisans"
+            if track(state, "partisans_built") >= partisan_limit(state):
+                return "ETO-45.2: no more partisans this season"
+            return partisan_ok(state, unit, str(order.get("at", "")))
+        if delay(state, unit) == 0 or unit.location == SIBERIA:
+            return placement_ok(state, unit, str(order.get("at", "")))
+        if "at" in order:
+            return "ETO-37.2: this unit enters later from the turn track; give no 'at'"
+        return None
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        out = []
+        for u in self._choices(state, side):
+            variants = [False, True] if values.has_depleted_side(state, u) and u.location != SIBERIA else [False]
+            for dep in variants:
+                base = {"kind": "build", "unit": u.id, "depleted": dep}
+                if values.unit_class(state, u) == "partisan":
+                    hm = state.map
+                    ta = terrain_arrays(state)
+                    home = home_mask(state, u.nation, original=True)
+                    cands = sorted({hm.label(int(j)) for i in np.flatnonzero(home & (ta.resource | ta.city_resource))
+                                    for j in hm.neighbors[i] if j >= 0})
+                    out += [{**base, "at": h} for h in cands if self._why_not(state, u, {**base, "at": h}) is None]
+                elif delay(state, u) == 0 or u.location == SIBERIA:
+                    out += [{**base, "at": h} for h in hub_hexes(state, u)
+                            if self._why_not(state, u, {**base, "at": h}) is None]
+                elif self._why_not(state, u, base) is None:
+                    out.append(base)
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        side = state.decision.side
+        u = state.units_by_id.get(order.get("unit", ""))
+        if u is None or u.side != side or u.location not in (FORCE_POOL, SIBERIA) \
+                or values.unit_class(state, u) in ("hq", "general"):
+            raise IllegalOrder("ETO-37.1", f"{order.get('unit')!r} is not one of your units in the force pool")
+        why = self._why_not(state, u, order)
+        if why:
+            rule, text = why.split(": ", 1)
+            raise IllegalOrder(rule, text)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        depleted = bool(order.get("depleted", False))
+        from_siberia = u.location == SIBERIA
+        if from_siberia:
+            state.tracks["SU.siberian_allowed"] = track(state, "SU.siberian_allowed") - 1
+            cost = 0
+        else:
+            cost = build_cost(state, u, depleted)
+            pay(state, u.nation, cost, self.rule, f"building {u.id}")
+        u.reduced = depleted
+        u.props.pop("pool_of", None)
+        if values.unit_class(state, u) == "partisan":
+            state.tracks["partisans_built"] = track(state, "partisans_built") + 1
+        if depleted:
+            u.props["built_depleted"] = state.turn
+        if "at" in order:
+            u.location = order["at"]
+            state.emit("build", side=u.side, rule="ETO-43.1" if from_siberia else self.rule,
+                       text=f"{u.id} built ({cost} EPs) at {u.location}", unit=u.id, eps=cost, at=u.location)
+        else:
+            u.location = TURN_TRACK
+            u.props["arrives"] = season_after(state.turn_label, delay(state, u))
+            state.emit("build", side=u.side, rule=self.rule,
+                       text=f"{u.id} built ({cost} EPs), enters {u.props['arrives']}", unit=u.id, eps=cost,
+                       arrives=u.props["arrives"])
+
+
+class RebuildDepletedOrder(OrderKind):
+    """ETO-37.3: flip a depleted unit for half its build cost (not if marked OOS)."""
+
+    kind = "rebuild"
+    rule = "ETO-37.3"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        out = []
+        for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+            if u.side == side and values.on_map(u) and u.reduced and not u.props.get("oos") \
+                    and values.is_combat_unit(state, u):
+                major = values.major_of(state, u.nation)
+                cost = adj.rebuild_cost(build_cost(state, u))
+                if (track(state, f"{major}.eps") > 0 or track(state, f"{major}.reserve") > 0) \
+                        and spendable(state, major) >= cost:
+                    out.append({"kind": "rebuild", "unit": u.id})
+        return out
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        cost = adj.rebuild_cost(build_cost(state, u))
+        pay(state, u.nation, cost, self.rule, f"rebuilding {u.id}")
+        u.reduced = False
+        state.emit("rebuild", side=u.side, rule=self.rule, text=f"{u.id} rebuilt to full strength ({cost} EPs)",
+                   unit=u.id, eps=cost)
+
+
+class ReserveOrder(OrderKind):
+    """ETO-37.8: move EPs from the track to the economic reserve (20 at most)."""
+
+    kind = "reserve"
+    rule = "ETO-37.8"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        cap = int(state.ruleset.tables["costs"]["reserve"]["max"])
+        out = []
+        for n in state.game.scenario.sides[side]:
+            if values.nation_kind(state, n) != "major":
+                continue
+            room = min(cap - track(state, f"{n}.reserve"), track(state, f"{n}.eps"))
+            for k in sorted({1, 5, 10, room}):
+                if 0 < k <= room:
+                    out.append({"kind": "reserve", "nation": n, "eps": k})
+        return out
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        n, k = order["nation"], int(order["eps"])
+        state.tracks[f"{n}.eps"] = track(state, f"{n}.eps") - k
+        state.tracks[f"{n}.reserve"] = track(state, f"{n}.reserve") + k
+        state.emit("reserve", rule=self.rule, text=f"{n} puts {k} EPs in economic reserve", nation=n, eps=k)
+
+
+def additions(state: State, step: Any) -> None:
+    """Construction Step 1, winter seasonal turns only (37.0): the year's force-pool additions."""
+    if not state.turn_label.endswith("winter"):
+        return
+    year = state.turn_label[:4]
+    adds = state.ruleset.tables["force_pools"].get("additions", {}).get(year, {})
+    sides = {n: s for s, ns in state.game.scenario.sides.items() for n in ns}
+    for nation, row in sorted(adds.items()):
+        if nation not in sides:
+            continue
+        for utype, count in sorted(row.items()):
+            if utype in ("source", "rationale") or not isinstance(count, int):
+                continue
+            for k in range(count):
+                uid = f"{nation}-{year}-{utype}-{k + 1}"
+                if uid in state.units_by_id:
+                    continue
+                state.units_by_id[uid] = Unit(uid, sides[nation], nation, utype, None, FORCE_POOL, False,
+                                              {"pool_of": values.major_of(state, nation)})
+        state.emit("force_pool", side=sides[nation], rule="ETO-37.0",
+                   text=f"{nation} force pool additions for {year}", nation=nation,
+                   added={k: v for k, v in row.items() if isinstance(v, int)})
+
+
+def delayed(state: State, step: Any) -> None:
+    """Construction Step 2 (37.2, 37.6): units due this season enter, or return to the pool."""
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        if u.location != TURN_TRACK or u.props.get("arrives") != state.turn_label:
+            continue
+        spots = [h for h in hub_hexes(state, u) if placement_ok(state, u, h, resource_only=True) is None]
+        spots.sort(key=lambda h: (not terrain_arrays(state).city_resource[state.map.index(h)], h))
+        u.props.pop("arrives", None)
+        if spots:
+            u.location = spots[0]
+            state.emit("arrive", side=u.side, rule="ETO-37.6", text=f"{u.id} enters at {u.location}",
+                       unit=u.id, at=u.location)
+        else:
+            u.location = FORCE_POOL
+            state.emit("arrive", side=u.side, rule="ETO-37.6",
+                       text=f"{u.id} has no eligible hex: back to the force pool", unit=u.id)
+
+
+def begin_build(state: State, step: Any) -> None:
+    """Entering Step 3: Siberian transfers (43.1) and the partisan count (45.2)."""
+    state.tracks["partisans_built"] = 0
+    if not supply.special(state, "siberian_transfers"):
+        return
+    if not any(u.location == SIBERIA for u in state.units_by_id.values()):
+        return
+    hm = state.map
+    ta = terrain_arrays(state)
+    ctrl = control(state)
+    captured = int((home_mask(state, "SU", original=True) & ta.city_resource & (ctrl == SIDE_CODE["axis"])).sum())
+    try:
+        if ctrl[hm.index(hm.hex_of("Riga"))] == SIDE_CODE["axis"]:
+            captured += 1
+    except KeyError:
+        pass
+    (die,) = state.roll(purpose=f"Siberian transfers (1d6 + {captured} captured city resource hexes)",
+                        rule="ETO-43.1", side="allies")
+    state.tracks["SU.siberian_allowed"] = die + captured
+    state.emit("siberian", side="allies", rule="ETO-43.1",
+               text=f"{die + captured} Siberian infantry may transfer this season", allowed=die + captured)
+
+
+def end_build(state: State, step: Any) -> None:
+    state.tracks.pop("SU.siberian_allowed", None)

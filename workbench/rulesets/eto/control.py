@@ -1,0 +1,137 @@
+"""Hex control (ETO-24.4) and fronts (ETO-24.5).
+
+``state.arrays["control"]`` is an int8 per hex: 0 neutral, 1 Axis, 2 Allies.
+It starts from the scenario's ``[control]`` table (keys are map ``country``
+values) and its ``[[control_regions]]`` (authored 1939-40 annexations, each a
+lon/lat polygon inside one country).  A land unit other than an HQ that enters
+a hex makes it friendly (24.4); partisans too (45.4).  :func:`apply_front`
+gives the phasing side every enemy-held hex behind a continuous front (24.5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.search import connected_to_sources
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
+
+NEUTRAL, AXIS, ALLIES = 0, 1, 2
+SIDE_CODE = {"axis": AXIS, "allies": ALLIES}
+
+
+def control(state: State) -> np.ndarray:
+    ctrl = state.arrays.get("control")
+    if ctrl is None:
+        ctrl = initial_control(state)
+        state.arrays["control"] = ctrl
+    return ctrl
+
+
+def friendly(state: State, side: str) -> np.ndarray:
+    return control(state) == SIDE_CODE[side]
+
+
+def region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
+    """Each ``[[control_regions]]`` entry with the hexes it covers (cached per game)."""
+    game = state.game
+    cached = getattr(game, "_eto_regions", None)
+    if cached is not None:
+        return cached
+    import shapely
+
+    ta = terrain_arrays(state)
+    out = []
+    regions = game.scenario.raw.get("control_regions", [])
+    if regions:
+        lon, lat = hex_lonlat(state)
+        for reg in regions:
+            poly = reg.get("polygon")
+            inside = shapely.contains_xy(shapely.Polygon(poly), lon, lat) if poly else np.zeros(len(lon), bool)
+            mask = inside & (ta.country == reg.get("country", ta.country))
+            for h in reg.get("hexes", []):
+                mask[state.map.index(h)] = True
+            for h in reg.get("exclude", []):
+                mask[state.map.index(h)] = False
+            out.append((reg, mask))
+    game._eto_regions = out
+    return out
+
+
+def initial_control(state: State) -> np.ndarray:
+    """ETO-24.4: hexes begin friendly to the power controlling them (scenario [control])."""
+    ta = terrain_arrays(state)
+    ctrl = np.zeros(state.map.size, dtype=np.int8)
+    for country, who in state.game.scenario.raw.get("control", {}).items():
+        if who in SIDE_CODE:
+            ctrl[ta.country == country] = SIDE_CODE[who]
+    for reg, mask in region_masks(state):
+        if reg.get("side") in SIDE_CODE:
+            ctrl[mask] = SIDE_CODE[reg["side"]]
+    ctrl[~ta.land] = NEUTRAL
+    return ctrl
+
+
+def home_mask(state: State, nation: str, *, original: bool = False) -> np.ndarray:
+    """Home-country hexes of a nation (37.6).  The USSR's pre-war conquests count as home
+    for replenishment, construction, rail and 43.4 but not for income (43.5): ``original=True``
+    gives the original borders only."""
+    key = (nation, original)
+    cache = getattr(state.game, "_eto_home", {})
+    if key in cache:
+        return cache[key]
+    ta = terrain_arrays(state)
+    row = state.ruleset.tables["units"]["nations"].get(nation, {})
+    mask = np.isin(ta.country, row.get("countries", [])) & ta.land
+    if not original:
+        for reg, m in region_masks(state):
+            if reg.get("home") == nation:
+                mask = mask | m
+    cache[key] = mask
+    state.game._eto_home = cache
+    return mask
+
+
+def pass_through(state: State, unit: Unit, path: list[int]) -> None:
+    """ETO-24.4: a land unit (not an HQ or general) entering a hex makes it friendly."""
+    if not values.is_land_unit(state, unit):
+        return
+    control(state)[np.asarray(path, dtype=np.int64)] = SIDE_CODE[unit.side]
+
+
+def apply_front(state: State, side: str) -> int:
+    """ETO-24.5: enemy-held vacant hexes cut off from every enemy unit and enemy airbase by
+    friendly units and ZOC become friendly.  Hexes in friendly ZOC (the front itself),
+    in enemy ZOC, holding enemy units, and airbases/fortifications do not change.
+    Returns how many hexes changed hands."""
+    from workbench.rulesets.eto.zoc import zoc
+
+    hm = state.map
+    ta = terrain_arrays(state)
+    ctrl = control(state)
+    enemy = values.other(side)
+    mine = np.zeros(hm.size, dtype=bool)
+    theirs = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if values.on_map(u) and values.is_land_unit(state, u):
+            (mine if u.side == side else theirs)[hm.index(u.location)] = True
+    fzoc = zoc(state, side)
+    airbase = ta.city | ta.resource | ta.city_resource | ta.fort_hex
+    enemy_held = ctrl == SIDE_CODE[enemy]
+    seeds = np.flatnonzero(theirs | (enemy_held & airbase))
+    passable = ta.land & ~mine & ~fzoc
+    if seeds.size:
+        reached = connected_to_sources(hm.grid.q, hm.grid.r, passable, seeds)
+    else:
+        reached = np.zeros(hm.size, dtype=bool)
+    flip = enemy_held & ~reached & ~theirs & ~zoc(state, enemy) & ~airbase & ~fzoc & ta.land
+    n = int(flip.sum())
+    if n:
+        ctrl[flip] = SIDE_CODE[side]
+        state.emit("front", side=side, rule="ETO-24.5", text=f"{n} hexes behind the {side} front become friendly",
+                   hexes=n)
+    return n

@@ -1,0 +1,189 @@
+"""Army group headquarters (ETO-23.0-23.6): intervals, placement, offensive moves.
+
+* 23.1: an HQ in the force pool is placed in any seasonal Construction phase
+  on any friendly hex (in enemy ZOC only on a friendly unit); the
+  ``place_hq`` order also returns generals from the force pool (27.5), onto a
+  hex holding a land unit of their nation (authored).
+* 23.2: an activated HQ moves up to 3 hexes at Step 1-B and again at 3-C,
+  ignoring weather, entering enemy ZOC only where a friendly land unit is.
+* 23.4: never closer to another friendly HQ than the larger command radius,
+  unless an all-sea hex or hexside lies between (read here as: the straight
+  hex line between them crosses an all-sea hex, authored).
+* 23.5: location limits apply only to the "Africa" and "Middle East" HQs, which
+  the land core's scenario does not use; the check is kept as data-driven
+  ``hq_regions`` for later scenarios.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.losses import FORCE_POOL
+from workbench.rulesets.eto.movement import Walker, land_occupied_by
+from workbench.rulesets.eto.zoc import zoc
+
+
+def sea_between(state: State, a: int, b: int) -> bool:
+    """Authored reading of 23.4: an all-sea hex on the straight hex line between two HQs."""
+    hm = state.map
+    n = int(hm.grid.distance(a, b))
+    if n <= 1:
+        return False
+    qa, ra = hm.grid.q[a], hm.grid.r[a]
+    qb, rb = hm.grid.q[b], hm.grid.r[b]
+    t = np.linspace(0, 1, n + 1)[1:-1]
+    q = qa + (qb - qa) * t + 1e-6
+    r = ra + (rb - ra) * t + 1e-6
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = np.round(x), np.round(y), np.round(z)
+    dx, dy, dz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
+    fix_x = (dx > dy) & (dx > dz)
+    rx = np.where(fix_x, -ry - rz, rx)
+    fix_z = ~fix_x & (dz >= dy)
+    rz = np.where(fix_z, -rx - ry, rz)
+    sea = hm.is_water
+    for qq, rr in zip(rx.astype(int), rz.astype(int), strict=True):
+        hits = np.flatnonzero((hm.grid.q == qq) & (hm.grid.r == rr))
+        if hits.size and sea[hits[0]]:
+            return True
+    return False
+
+
+def interval_violations(state: State, hq: Unit, at: str) -> str:
+    """ETO-23.4: '' if ``hq`` may stand at ``at``; else which HQ is too close."""
+    hm = state.map
+    i = hm.index(at)
+    ra = values.command_radius(state, hq)
+    for other in state.units_by_id.values():
+        if other.id == hq.id or other.side != hq.side or not values.on_map(other) \
+                or values.unit_class(state, other) != "hq":
+            continue
+        j = hm.index(other.location)
+        dist = int(hm.grid.distance(i, j))
+        rb = values.command_radius(state, other)
+        if not adj.hq_interval_ok(ra, rb, dist, False) and not sea_between(state, i, j):
+            return f"{dist} hexes of {other.id} (at least {max(ra, rb)} needed)"
+    return ""
+
+
+def in_radius(state: State, hq: Unit, label: str) -> bool:
+    hm = state.map
+    return int(hm.grid.distance(hm.index(hq.location), hm.index(label))) <= values.command_radius(state, hq)
+
+
+class MoveHQOrder(OrderKind):
+    """``{"kind": "move_hq", "hq": id, "path": [...]}``: ETO-23.2, up to 3 hexes at 1-B and 3-C."""
+
+    kind = "move_hq"
+    rule = "ETO-23.2"
+
+    def movers(self, state: State) -> list[Unit]:
+        off = state.markers.get("offensive") or {}
+        key = state.step.key if state.step else ""
+        return [state.unit(h) for h in off.get("hqs", [])
+                if values.on_map(state.unit(h)) and state.unit(h).props.get("hq_moved") != key]
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        hm = state.map
+        out = []
+        for hq in self.movers(state):
+            for b, path in sorted(Walker(state, hq, "hq").reach().items()):
+                if not interval_violations(state, hq, hm.label(b)):
+                    out.append({"kind": "move_hq", "hq": hq.id, "path": [hm.label(i) for i in path]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        hid, path = order.get("hq"), order.get("path")
+        movers = {h.id for h in self.movers(state)}
+        if hid not in movers:
+            raise IllegalOrder(self.rule, f"{hid!r} is not an activated HQ that may still move this step")
+        hq = state.unit(hid)
+        if not isinstance(path, list) or not path or not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+            raise IllegalOrder(self.rule, "an HQ move needs a path of hex labels")
+        why = Walker(state, hq, "hq").why_not([state.map.index(h) for h in path])
+        if why:
+            rule, text = why.split(": ", 1) if why.startswith("ETO-") else (self.rule, why)
+            raise IllegalOrder(rule, text)
+        bad = interval_violations(state, hq, path[-1])
+        if bad:
+            raise IllegalOrder("ETO-23.4", f"HQ {hid} may not end within {bad}")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        hq = state.unit(order["hq"])
+        start = hq.location
+        hq.location = order["path"][-1]
+        hq.props["hq_moved"] = state.step.key
+        state.emit("move_hq", side=hq.side, rule=self.rule, text=f"HQ {hq.id} moves {start} → {hq.location}",
+                   unit=hq.id, start=start, path=order["path"])
+
+
+class PlaceHQOrder(OrderKind):
+    """``{"kind": "place_hq", "unit": id, "at": hex}``: ETO-23.1 (HQs) and 27.5 (generals)."""
+
+    kind = "place_hq"
+    rule = "ETO-23.1"
+
+    def pool(self, state: State, side: str) -> list[Unit]:
+        return [u for u in state.units_by_id.values() if u.side == side and u.location == FORCE_POOL
+                and values.unit_class(state, u) in ("hq", "general")]
+
+    def where(self, state: State, unit: Unit) -> list[str]:
+        """Legal hexes, listed among hexes holding friendly land units (any friendly hex is accepted)."""
+        hm = state.map
+        labels = sorted({u.location for u in state.units_by_id.values()
+                         if u.side == unit.side and values.on_map(u) and values.is_combat_unit(state, u)
+                         and (values.unit_class(state, unit) == "hq" or u.nation == unit.nation)})
+        return [h for h in labels if self._why_not(state, unit, h) is None and hm.has_hex(h)]
+
+    def _why_not(self, state: State, unit: Unit, at: str) -> str | None:
+        hm = state.map
+        if not hm.has_hex(at):
+            return f"ETO-23.1: no hex {at!r}"
+        i = hm.index(at)
+        if control(state)[i] != SIDE_CODE[unit.side]:
+            return f"ETO-23.1: {at} is not a friendly hex"
+        friend = land_occupied_by(state, unit.side)[i]
+        if zoc(state, values.other(unit.side))[i] and not friend:
+            return f"ETO-23.1: {at} is in enemy ZOC and holds no friendly unit"
+        if values.unit_class(state, unit) == "hq":
+            bad = interval_violations(state, unit, at)
+            if bad:
+                return f"ETO-23.4: {at} is within {bad}"
+        elif not any(u.nation == unit.nation and values.is_combat_unit(state, u)
+                     for u in values.units_at(state, at, unit.side)):
+            return f"ETO-27.5: general {unit.id} must be placed with a land unit of his nation (authored)"
+        return None
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        out = []
+        for u in sorted(self.pool(state, side), key=lambda u: u.id):
+            out += [{"kind": "place_hq", "unit": u.id, "at": h} for h in self.where(state, u)]
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        side = state.decision.side
+        u = state.units_by_id.get(order.get("unit", ""))
+        if u is None or u not in self.pool(state, side):
+            raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not an HQ or general of yours in the force pool")
+        why = self._why_not(state, u, str(order.get("at", "")))
+        if why:
+            rule, text = why.split(": ", 1)
+            raise IllegalOrder(rule, text)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        u.location = order["at"]
+        u.props.pop("pool_of", None)
+        state.emit("place", side=u.side, rule=self.rule, text=f"{u.id} placed at {u.location}", unit=u.id,
+                   at=u.location)

@@ -1,0 +1,154 @@
+"""Step losses and eliminations (ETO-27.2, 27.5, 27.7, 23.3, 33.5).
+
+A step loss flips a full two-step unit to its depleted side, or removes a
+depleted or one-step unit (27.2; paratroops are always removed, 19.4).
+Eliminated land units go to the force pool (a minor's to its major partner's,
+27.2); infantry-class units eliminated inside their home country go to the
+Replenishment box instead, unless marked out of supply (27.7).  Generals share
+their stack's fate only when every unit with them is eliminated: a die, 1-2
+permanently gone (Zhukov: 1), else the force pool (27.5, 43.7).  HQs are never
+eliminated by combat: they move to the nearest friendly stack that may hold
+them, or go to the force pool (23.3).
+"""
+
+from __future__ import annotations
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import values
+
+FORCE_POOL = "Force pool"
+REPLENISHMENT = "Replenishment"
+PERMANENT = "Eliminated"
+KEEP_PROPS = ("name", "note", "pool_of")
+
+
+def _clear(unit: Unit) -> None:
+    for k in list(unit.props):
+        if k not in KEEP_PROPS:
+            unit.props.pop(k)
+
+
+def eliminate(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool = False,
+              box: str | None = None) -> None:
+    """Remove a unit from the map to the force pool or the Replenishment box (27.2, 27.7)."""
+    from workbench.rulesets.eto.control import home_mask
+
+    start = unit.location
+    cls = values.unit_class(state, unit)
+    if box is None:
+        box = FORCE_POOL
+        if cls == "infantry" and values.on_map(unit) and not oos and not unit.props.get("oos") \
+                and home_mask(state, unit.nation)[state.map.index(unit.location)]:
+            box = REPLENISHMENT
+    marked = bool(unit.props.get("oos"))
+    unit.location = box
+    unit.reduced = False
+    _clear(unit)
+    if box == FORCE_POOL:
+        unit.props["pool_of"] = values.major_of(state, unit.nation)
+    state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why} → {box}",
+               unit=unit.id, at=start, box=box, oos=marked or oos)
+    if values.on_map_label(start):
+        orphans(state, start, unit.side)
+
+
+def step_loss(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool = False) -> None:
+    """ETO-27.2: flip a full unit, remove a depleted or one-step one (paratroops: removed, 19.4)."""
+    if values.steps_left(state, unit) >= 2 and values.unit_class(state, unit) != "paratroop":
+        unit.reduced = True
+        state.emit("depleted", side=unit.side, rule=rule, text=f"{unit.id} loses a step{why}",
+                   unit=unit.id, at=unit.location)
+        return
+    eliminate(state, unit, rule, why, oos=oos)
+
+
+def orphans(state: State, label: str, side: str) -> None:
+    """After the last land unit of a hex is gone: its generals face 27.5, its HQs move (23.3)."""
+    if any(values.is_combat_unit(state, u) for u in values.units_at(state, label, side)):
+        return
+    for u in sorted(values.units_at(state, label, side), key=lambda u: u.id):
+        cls = values.unit_class(state, u)
+        if cls == "general" and not state.markers.get("general_escape", {}).get(u.id):
+            general_falls(state, u)
+        elif cls == "hq":
+            relocate_hq(state, u, "ETO-23.3")
+
+
+def general_falls(state: State, gen: Unit, rule: str = "ETO-27.5") -> None:
+    """ETO-27.5 / 43.7: roll for a general whose stack was eliminated."""
+    zhukov = values.is_zhukov(state, gen)
+    (die,) = state.roll(purpose=f"fate of general {gen.id} (stack eliminated)", rule=rule, side=gen.side)
+    fate = adj.general_fate(die, zhukov, tables=state.ruleset.tables)
+    start = gen.location
+    gen.location = PERMANENT if fate == "eliminated" else FORCE_POOL
+    _clear(gen)
+    state.emit("general_fate", side=gen.side, rule="ETO-43.7" if zhukov else rule,
+               text=f"general {gen.id}: die {die}, {fate.replace('_', ' ')}", unit=gen.id, die=die,
+               fate=fate, at=start)
+
+
+def relocate_hq(state: State, hq: Unit, rule: str) -> None:
+    """ETO-23.3: move the HQ to the nearest friendly stack that may hold it (23.4), else the pool."""
+    from workbench.rulesets.eto.hq import interval_violations
+
+    hm = state.map
+    start = hq.location
+    here = hm.index(start)
+    cands = sorted({u.location for u in state.units_by_id.values()
+                    if u.side == hq.side and values.on_map(u) and values.is_combat_unit(state, u)})
+    cands.sort(key=lambda h: (int(hm.grid.distance(here, hm.index(h))), h))
+    for h in cands:
+        if not interval_violations(state, hq, h):
+            hq.location = h
+            state.emit("hq_moved", side=hq.side, rule=rule, text=f"HQ {hq.id} withdraws {start} → {h}",
+                       unit=hq.id, start=start, to=h)
+            return
+    hq.location = FORCE_POOL
+    _clear(hq)
+    state.emit("hq_removed", side=hq.side, rule=rule, text=f"HQ {hq.id} returns to the force pool",
+               unit=hq.id, at=start)
+
+
+def lone_commanders_in_zoc(state: State, mover_side: str) -> None:
+    """ETO-23.3 (and, authored, generals alike): an HQ or general not stacked with a friendly
+    land unit that comes into the ZOC of a moving enemy unit withdraws one hex out of the ZOC,
+    or (HQ) goes to the force pool / (general) faces the 27.5 roll."""
+    from workbench.rulesets.eto.hq import interval_violations
+    from workbench.rulesets.eto.movement import can_enter_basic
+    from workbench.rulesets.eto.zoc import zoc
+
+    hm = state.map
+    enemy_zoc = zoc(state, mover_side)
+    side = values.other(mover_side)
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        if u.side != side or not values.on_map(u) or values.unit_class(state, u) not in ("hq", "general"):
+            continue
+        i = hm.index(u.location)
+        if not enemy_zoc[i] or any(values.is_land_unit(state, o) for o in values.units_at(state, u.location, side)):
+            continue
+        blocked = {o.location for o in state.units_by_id.values()
+                   if o.side == mover_side and values.on_map(o) and values.is_land_unit(state, o)}
+        moved = False
+        for d in range(6):
+            j = int(hm.neighbors[i, d])
+            if j < 0 or enemy_zoc[j] or hm.label(j) in blocked or not can_enter_basic(state, u, i, d, j):
+                continue
+            if values.unit_class(state, u) == "hq" and interval_violations(state, u, hm.label(j)):
+                continue
+            start = u.location
+            u.location = hm.label(j)
+            state.emit("withdraw", side=side, rule="ETO-23.3", text=f"{u.id} withdraws {start} → {u.location}",
+                       unit=u.id, start=start, to=u.location)
+            moved = True
+            break
+        if not moved:
+            if values.unit_class(state, u) == "hq":
+                start = u.location
+                u.location = FORCE_POOL
+                _clear(u)
+                state.emit("hq_removed", side=side, rule="ETO-23.3",
+                           text=f"HQ {u.id} cannot withdraw: to the force pool", unit=u.id, at=start)
+            else:
+                general_falls(state, u, "ETO-43.7")

@@ -1,0 +1,478 @@
+"""Land movement (ETO-24.0-24.3, 25.2-25.3, 30.0-30.4; BT and exploitation moves 28.1, 28.3, 29.2).
+
+Every land hex costs 1 MP (24.0).  What a unit may do depends on a small
+per-path state, so the reach search walks ``(hex, ZOC state, touched bad
+weather)`` rather than plain costs:
+
+* infantry and paratroops stop on entering enemy ZOC; one that enters or
+  starts in a forest ZOC hex may slip into one adjacent forest ZOC hex
+  (not across a frozen lake hexside) and stops there (25.2);
+* armor may move one more hex after entering enemy ZOC (25.3);
+* a unit starting in enemy ZOC leaves normally if the first hex it enters is
+  free of ZOC (25.2, 25.3); armor may instead move one hex into ZOC;
+* infantry and armor MA is halved (rounded up) once the unit is in or enters a
+  mud or winter hex (1.2, 1.3); out of supply, infantry has at most 2 (1 in
+  mud/winter) and armor 1 (33.1);
+* HQs and generals move 5 (30.1), HQs 3 at steps 1-B and 3-C (23.2), ignoring
+  weather, entering enemy ZOC only where a friendly land unit is; generals
+  stop on entering enemy ZOC, and during offensives move only with a land unit
+  (24.3: the ``general`` key of a move order).
+
+The engine's :mod:`workbench.engine.moves` works on additive per-step costs,
+which cannot express these path-dependent stops; this module keeps the same
+order format (``{"kind": "move", "unit": ..., "path": [...]}``) and reports the
+generalisation needed (a stateful reach) for lifting into the engine.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import stacking, supply, values
+from workbench.rulesets.eto.cache import memo
+from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.weather import FAIR, WINTER, conditions, crossable_sides, lakes_frozen
+from workbench.rulesets.eto.zoc import zoc
+
+# ZOC states along a path
+FREE, STOP, ARMOR_EXTRA, FOREST_SLIP, START_ZOC, START_FOREST_ZOC, START_ZOC_ARMOR = range(7)
+
+
+def occupied_by(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes holding any counter of ``side`` on the map."""
+    def make() -> np.ndarray:
+        out = np.zeros(state.map.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side == side and values.on_map(u):
+                out[state.map.index(u.location)] = True
+        return out
+    return memo(state, ("occupied", side), make)
+
+
+def land_occupied_by(state: State, side: str) -> np.ndarray:
+    def make() -> np.ndarray:
+        out = np.zeros(state.map.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side == side and values.on_map(u) and values.is_land_unit(state, u):
+                out[state.map.index(u.location)] = True
+        return out
+    return memo(state, ("land_occupied", side), make)
+
+
+def banned_hexes(state: State, unit: Unit) -> np.ndarray:
+    """Hexes closed to this unit by control and scenario rules: neutral hexes (no invasions in
+    the land core, 30.2/39), Bulgaria for Soviet units and the Finnish halt line (scenario)."""
+    def make() -> np.ndarray:
+        hm = state.map
+        ta = terrain_arrays(state)
+        out = control(state) == NEUTRAL
+        rules = state.game.scenario.raw.get("special_rules", [])
+        effects = {r.get("effect") for r in rules if isinstance(r, dict)}
+        if unit.side == "allies" and "minors_active" in effects:
+            out = out | (ta.country == "Bulgaria")
+        if unit.nation == "FI" and "finnish_halt_line" in effects:
+            try:
+                lenin = hm.index(hm.hex_of("Leningrad"))
+                out = out | (hm.grid.distance(np.arange(hm.size), lenin) <= 2)
+            except KeyError:
+                pass
+        return out
+    return memo(state, ("banned", unit.side, unit.nation == "FI"), make)
+
+
+def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
+    """``(enter_ok[N], side_ok[N, 6])`` for a unit's side and class: terrain, hexside,
+    fortification and control permissions (24.1), enemy-occupied hexes excluded."""
+    cls = values.unit_class(state, unit)
+    key = ("enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "")
+
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        hm = state.map
+        ta = terrain_arrays(state)
+        ok = ta.land & ~banned_hexes(state, unit) & ~occupied_by(state, values.other(unit.side))
+        if cls == "armor":
+            ok &= ~ta.marsh
+        if cls == "partisan":
+            from workbench.rulesets.eto.control import home_mask
+            ok &= home_mask(state, unit.nation)  # 45.4: never out of its home country
+        for h, f in state.markers.get("forts", {}).items():
+            if f.get("kind") == "fortification" and f.get("side") != unit.side:
+                ok[hm.index(h)] = False
+        nb = hm.neighbors
+        j = np.maximum(nb, 0)
+        ctrl = control(state)
+        side_ok = crossable_sides(state) & ~(ta.fortress_side & ta.fort_hex[j] & (ctrl[j] != SIDE_CODE[unit.side]))
+        return ok, side_ok
+    return memo(state, key, make)
+
+
+def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:
+    """Terrain, hexside, fortification and control permissions for the step a→b (24.1)."""
+    ok, side_ok = enter_arrays(state, unit)
+    occupied = occupied_by(state, values.other(unit.side))
+    return bool(side_ok[a, d]) and (bool(ok[b]) or bool(occupied[b] and _basic_terrain_ok(state, unit, b)))
+
+
+def _basic_terrain_ok(state: State, unit: Unit, b: int) -> bool:
+    ta = terrain_arrays(state)
+    return bool(ta.land[b] and not banned_hexes(state, unit)[b]
+                and not (values.unit_class(state, unit) == "armor" and ta.marsh[b]))
+
+
+@dataclass
+class MoveSpec:
+    """What limits one unit's move now."""
+
+    fair: int            # allowance while every hex touched is fair
+    bad: int             # allowance once a mud/winter hex is touched
+    zoc_rule: str        # "infantry", "armor", "none", "hq", "general"
+    no_mud: bool = False         # BT / exploitation: may not enter mud (1.2)
+    no_winter: bool = False      # exploitation: may not enter the severe zone in W (1.3)
+
+
+def spec_for(state: State, unit: Unit, mode: str) -> MoveSpec:
+    """The allowance and ZOC rule for a unit in a mode: movement, offensive, hq,
+    bt_pre, bt, exploit (with ``general`` rating in unit.props when riding)."""
+    cls = values.unit_class(state, unit)
+    if cls == "hq":
+        n = 3 if mode == "hq" else values.printed_ma(state, unit)
+        return MoveSpec(n, n, "hq")
+    if cls == "general":
+        n = values.printed_ma(state, unit)
+        return MoveSpec(n, n, "general")
+    utype = cls if cls in ("infantry", "armor", "paratroop") else "infantry"
+    sup = supply.in_supply_for_effects(state, unit)
+    if cls == "partisan":
+        return MoveSpec(1, 1, "none")  # 45.4: one hex, ignoring ZOC, weather and supply
+    printed = values.printed_ma(state, unit)
+    if mode in ("movement", "offensive"):
+        return MoveSpec(adj.movement_allowance(printed, utype, "F", sup, tables=state.ruleset.tables),
+                        adj.movement_allowance(printed, utype, "M", sup, tables=state.ruleset.tables),
+                        "infantry" if cls != "armor" else "armor")
+    if mode == "bt_pre":  # 28.1: two hexes (one ZOC to ZOC, by the armor ZOC rule); OOS 1 (33.1)
+        n = 2 if sup else 1
+        return MoveSpec(n, n, "armor", no_mud=True)
+    rating = int(unit.props.get("riding_rating", 0))
+    winter_cap = int(state.ruleset.tables["weather"]["effects"]["winter"]["breakthrough_move_max"])
+    if mode == "bt":
+        n = rating if rating else 1
+        rule = "armor" if rating else "none"  # 28.3: without a general ZOC has no effect
+    else:  # exploit, 29.2
+        n, rule = rating, "armor"
+    if not sup:
+        n = min(n, 1)
+    return MoveSpec(n, min(n, winter_cap), rule, no_mud=True, no_winter=(mode == "exploit"))
+
+
+def _start_zoc_state(rule: str, in_zoc: bool, forest: bool) -> int:
+    if not in_zoc:
+        return FREE
+    if rule == "infantry":
+        return START_FOREST_ZOC if forest else START_ZOC
+    if rule == "armor":
+        return START_ZOC_ARMOR
+    return FREE
+
+
+def _next_zoc(rule: str, z: int, ez_b: bool, forest_a: bool, forest_b: bool, frozen_side: bool) -> int | None:
+    """The ZOC state after entering b, or None if the step is forbidden (25.2, 25.3)."""
+    if rule in ("none", "hq"):
+        return FREE
+    if rule == "general":
+        return STOP if ez_b else FREE
+    if z == STOP:
+        return None
+    if rule == "armor":
+        if z == ARMOR_EXTRA:
+            return STOP
+        if z == START_ZOC_ARMOR:
+            return STOP if ez_b else FREE
+        return ARMOR_EXTRA if ez_b else FREE
+    # infantry / paratroop
+    if z == FREE:
+        if not ez_b:
+            return FREE
+        return FOREST_SLIP if forest_b else STOP
+    if z == START_ZOC:
+        return None if ez_b else FREE
+    if z == START_FOREST_ZOC:
+        if not ez_b:
+            return FREE
+        return STOP if (forest_b and not frozen_side) else None
+    if z == FOREST_SLIP:
+        return STOP if (ez_b and forest_a and forest_b and not frozen_side) else None
+    return None
+
+
+class Walker:
+    """Everything about the board one unit's move needs, computed once."""
+
+    def __init__(self, state: State, unit: Unit, mode: str) -> None:
+        self.state, self.unit, self.mode = state, unit, mode
+        hm = state.map
+        self.hm = hm
+        self.spec = spec_for(state, unit, mode)
+        self.ta = terrain_arrays(state)
+        self.ez = zoc(state, values.other(unit.side))
+        self.enemy = occupied_by(state, values.other(unit.side))
+        self.friend_land = land_occupied_by(state, unit.side)
+        self.cond = conditions(state)
+        self.frozen = lakes_frozen(state)
+        self.weather_free = values.unit_class(state, unit) in ("hq", "general", "partisan")
+        self.start = hm.index(unit.location)
+        self.enter_ok, self.side_ok = enter_arrays(state, unit)
+
+    def step(self, a: int, d: int, b: int, z: int, bad: bool) -> tuple[int, bool] | None:
+        if not self.side_ok[a, d] or not self.enter_ok[b]:
+            return None
+        sp = self.spec
+        if sp.no_mud and self.cond[b] != FAIR and (self.cond[b] != WINTER or sp.no_winter):
+            return None
+        if sp.zoc_rule == "hq" and self.ez[b] and not self.friend_land[b]:
+            return None  # 23.2
+        if sp.zoc_rule == "general" and self.ez[b] and not self.friend_land[b]:
+            return None  # 30.1
+        nz = _next_zoc(sp.zoc_rule, z, bool(self.ez[b]), bool(self.ta.forest[a]), bool(self.ta.forest[b]),
+                       bool(self.frozen[a, d]))
+        if nz is None:
+            return None
+        nbad = bad or (not self.weather_free and self.cond[b] != FAIR)
+        return nz, nbad
+
+    def limit(self, bad: bool) -> int:
+        return self.spec.bad if bad else self.spec.fair
+
+    def initial(self) -> tuple[int, bool]:
+        s = self.start
+        z = _start_zoc_state(self.spec.zoc_rule, bool(self.ez[s]), bool(self.ta.forest[s]))
+        bad = (not self.weather_free) and self.cond[s] != FAIR
+        return z, bad
+
+    def reach(self) -> dict[int, list[int]]:
+        """Every hex the unit can end in, with one path (hex indices, excluding the start)."""
+        z0, bad0 = self.initial()
+        start = (self.start, z0, bad0)
+        parent: dict[tuple[int, int, bool], tuple[int, int, bool] | None] = {start: None}
+        depth = {start: 0}
+        best: dict[int, tuple[int, int, bool]] = {}
+        queue = deque([start])
+        nb = self.hm.neighbors
+        while queue:
+            node = queue.popleft()
+            a, z, bad = node
+            n = depth[node]
+            for d in range(6):
+                b = int(nb[a, d])
+                if b < 0 or b == self.start:
+                    continue
+                res = self.step(a, d, b, z, bad)
+                if res is None:
+                    continue
+                nz, nbad = res
+                if n + 1 > self.limit(nbad):
+                    continue
+                key = (b, nz, nbad)
+                if key in depth:
+                    continue
+                depth[key] = n + 1
+                parent[key] = node
+                if b not in best:
+                    best[b] = key
+                queue.append(key)
+        out = {}
+        for b, key in best.items():
+            path = []
+            k: Any = key
+            while k is not None and parent[k] is not None:
+                path.append(k[0])
+                k = parent[k]
+            out[b] = path[::-1]
+        return out
+
+    def why_not(self, path: list[int]) -> str | None:
+        """None if the path is legal, else plain words."""
+        z, bad = self.initial()
+        a = self.start
+        for n, b in enumerate(path, start=1):
+            dirs = np.nonzero(self.hm.neighbors[a] == b)[0]
+            if dirs.size == 0:
+                return f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent"
+            d = int(dirs[0])
+            if self.enemy[b]:
+                return f"ETO-24.0: {self.hm.label(b)} holds enemy units"
+            if not can_enter_basic(self.state, self.unit, a, d, b):
+                return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)} "
+                        "(terrain, hexside, fortification, or a neutral or closed country)")
+            res = self.step(a, d, b, z, bad)
+            if res is None:
+                rule = "ETO-23.2" if self.spec.zoc_rule in ("hq", "general") else \
+                    ("ETO-25.3" if self.spec.zoc_rule == "armor" else "ETO-25.2")
+                if self.spec.no_mud and self.cond[b] != FAIR:
+                    rule = "ETO-1.2"
+                return f"{rule}: {self.unit.id} may not move on into {self.hm.label(b)} (enemy ZOC or weather)"
+            z, bad = res
+            if n > self.limit(bad):
+                return (f"ETO-24.0: {self.unit.id} may move {self.limit(bad)} hexes now "
+                        f"(weather 1.2-1.3, supply 33.1); the path has {n}")
+            a = b
+        return None
+
+
+def generals_with(state: State, unit: Unit) -> list[Unit]:
+    return [g for g in values.units_at(state, unit.location, unit.side) if values.unit_class(state, g) == "general"]
+
+
+class MoveOrder(OrderKind):
+    """``{"kind": "move", "unit": id, "path": [...], "general": id?}`` (24.0, 30.0, 29.2)."""
+
+    kind = "move"
+    rule = "ETO-24.0"
+
+    def mode(self, state: State) -> str:
+        key = state.step.key if state.step else ""
+        if key.startswith("movement"):
+            return "movement"
+        if key == "offensive/exploitation":
+            return "exploit"
+        return "offensive"
+
+    def movers(self, state: State) -> list[Unit]:
+        d = state.decision
+        if d is None:
+            return []
+        mode = self.mode(state)
+        out = []
+        for u in state.units_by_id.values():
+            if u.side != d.side or not values.on_map(u) or u.props.get("moved"):
+                continue
+            cls = values.unit_class(state, u)
+            if mode == "movement":
+                if u.props.get("activated") or u.props.get("railed"):
+                    continue
+                if cls == "partisan" and u.props.get("partisan_moved"):
+                    continue
+                out.append(u)
+            elif mode == "offensive":
+                if cls in ("infantry", "armor", "paratroop") and u.props.get("activated") \
+                        and not u.props.get("bt_done"):
+                    out.append(u)
+            elif mode == "exploit" and u.props.get("exploiter") and not state.markers.get("exploit_attacks_begun"):
+                out.append(u)
+        return out
+
+    def walker(self, state: State, unit: Unit, general: Unit | None = None) -> Walker:
+        mode = self.mode(state)
+        if mode == "exploit":
+            gen = state.units_by_id.get(unit.props.get("exploiter", ""))
+            unit.props["riding_rating"] = values.exploitation_rating(state, gen) if gen else 0
+            try:
+                return Walker(state, unit, "exploit")
+            finally:
+                unit.props.pop("riding_rating", None)
+        return Walker(state, unit, mode)
+
+    def destinations(self, state: State, unit: Unit) -> dict[int, list[int]]:
+        w = self.walker(state, unit)
+        out = w.reach()
+        if stacking.counts_type(state, unit):
+            out = {b: p for b, p in out.items() if stacking.fits(state, state.map.label(b), unit.side, [unit])}
+        if values.unit_class(state, unit) == "hq":
+            from workbench.rulesets.eto.hq import interval_violations
+            out = {b: p for b, p in out.items() if not interval_violations(state, unit, state.map.label(b))}
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        hm = state.map
+        out = []
+        mode = self.mode(state)
+        for u in sorted(self.movers(state), key=lambda u: u.id):
+            if values.unit_class(state, u) == "general" and mode != "movement":
+                continue
+            gens = [g for g in generals_with(state, u) if not g.props.get("moved")] \
+                if values.is_combat_unit(state, u) else []
+            for _, path in sorted(self.destinations(state, u).items()):
+                order = {"kind": "move", "unit": u.id, "path": [hm.label(i) for i in path]}
+                out.append(order)
+                for g in gens:
+                    if mode == "exploit" and g.id != u.props.get("exploiter"):
+                        continue
+                    out.append({**order, "general": g.id})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        uid, path = order.get("unit"), order.get("path")
+        if not isinstance(uid, str) or uid not in state.units_by_id:
+            raise IllegalOrder(self.rule, f"there is no unit {uid!r}")
+        unit = state.units_by_id[uid]
+        mode = self.mode(state)
+        if unit not in self.movers(state) or (values.unit_class(state, unit) == "general" and mode != "movement"):
+            why = {"movement": "ETO-30.0: only units not activated for an offensive move now, once each",
+                   "offensive": "ETO-24.0: only activated land units that have not moved this step "
+                                "(and did not break through, 28.4) move now",
+                   "exploit": "ETO-29.1: only eligible armor stacked with a general exploits, "
+                              "before any exploitation attack"}[mode]
+            rule, text = why.split(": ", 1)
+            raise IllegalOrder(rule, f"{uid} may not move now: {text}")
+        if not isinstance(path, list) or not path or not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+            raise IllegalOrder(self.rule, "a move needs a path: the list of hex labels entered")
+        idx = [state.map.index(h) for h in path]
+        why = self.walker(state, unit).why_not(idx)
+        if why:
+            rule, text = why.split(": ", 1) if why.startswith("ETO-") else (self.rule, why)
+            raise IllegalOrder(rule, text)
+        dest = path[-1]
+        if stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
+            raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
+                               f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
+        if values.unit_class(state, unit) == "hq":
+            from workbench.rulesets.eto.hq import interval_violations
+            bad = interval_violations(state, unit, dest)
+            if bad:
+                raise IllegalOrder("ETO-23.4", f"HQ {uid} may not end within {bad}")
+        gid = order.get("general")
+        if gid is not None:
+            gen = state.units_by_id.get(gid)
+            if gen is None or values.unit_class(state, gen) != "general" or gen.location != unit.location \
+                    or gen.side != unit.side or gen.props.get("moved"):
+                raise IllegalOrder("ETO-24.3", f"{gid} is not a general stacked with {uid} that may move with it")
+            if mode == "exploit" and gid != unit.props.get("exploiter"):
+                raise IllegalOrder("ETO-29.1", f"{gid} is not the general {uid} exploits with")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        unit = state.unit(order["unit"])
+        start = unit.location
+        mode = self.mode(state)
+        unit.location = order["path"][-1]
+        unit.props["moved"] = True
+        if mode == "movement" and values.unit_class(state, unit) == "partisan":
+            unit.props["partisan_moved"] = True
+        pass_through(state, unit, [state.map.index(h) for h in order["path"]])
+        riders = []
+        if order.get("general"):
+            gen = state.unit(order["general"])
+            gen.location = unit.location
+            riders.append(gen.id)
+            if mode == "movement":
+                gen.props["moved"] = True
+        state.emit("move", side=unit.side, rule="ETO-30.0" if mode == "movement" else
+                   ("ETO-29.2" if mode == "exploit" else "ETO-24.0"),
+                   text=f"{unit.id} moves {start} → {unit.location}" + (f" with {riders[0]}" if riders else ""),
+                   unit=unit.id, start=start, path=order["path"], riders=riders)
+        after_move(state, unit.side)
+
+
+def after_move(state: State, side: str) -> None:
+    """Lone enemy HQs/generals now in this side's ZOC withdraw (23.3)."""
+    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
+
+    lone_commanders_in_zoc(state, side)

@@ -1,0 +1,77 @@
+"""Stacking (ETO-24.2; partisans 45.6).
+
+Land units per hex: 3 in a city resource hex, 2 elsewhere; a stack made up
+entirely of Soviet units gets one more.  Paratroops, generals, HQs, air and
+naval units and markers never count.  The limit is in effect at the end of
+every step: moves, advances, retreats and placements are never allowed to end
+overstacked, and :func:`enforce` eliminates any excess at the end of a step
+(the owner's choice is automated: weakest units first, docs/rulings-eto.md).
+A partisan that ends a step stacked with a friendly land unit is eliminated.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import adjudicate as adj
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.terrain import terrain_arrays
+
+
+def counts(state: State, unit: Unit) -> bool:
+    """Whether a unit counts against the land stacking limit (24.2)."""
+    cls = values.unit_class(state, unit)
+    exempt = state.ruleset.tables["stacking"]["exempt"]["classes"]
+    return values.on_map(unit) and cls not in exempt
+
+
+def soviet_nations(state: State) -> set[str]:
+    return set(state.ruleset.tables["stacking"]["limits"]["all_soviet_nations"])
+
+
+def limit_for(state: State, label: str, nations: list[str]) -> int:
+    ta = terrain_arrays(state)
+    cr = bool(ta.city_resource[state.map.index(label)])
+    all_soviet = bool(nations) and set(nations) <= soviet_nations(state)
+    return adj.stacking_limit(cr, all_soviet, tables=state.ruleset.tables)
+
+
+def stack_of(state: State, label: str, side: str) -> list[Unit]:
+    return [u for u in state.units_by_id.values()
+            if u.location == label and u.side == side and counts(state, u)]
+
+
+def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple[str, ...] = ()) -> bool:
+    """Would the hex be within the limit with ``adding`` units added (and ``leaving`` gone)?"""
+    here = [u for u in stack_of(state, label, side) if u.id not in leaving]
+    new = here + [u for u in adding if counts_type(state, u) and u not in here]
+    new = [u for u in new if values.unit_class(state, u) != "partisan"] or new
+    return len(new) <= limit_for(state, label, [u.nation for u in new])
+
+
+def counts_type(state: State, unit: Unit) -> bool:
+    cls = values.unit_class(state, unit)
+    return cls not in state.ruleset.tables["stacking"]["exempt"]["classes"]
+
+
+def enforce(state: State, rule: str = "ETO-24.2") -> None:
+    """End of a step: eliminate excess units (weakest first) and absorbed partisans (45.6)."""
+    from workbench.rulesets.eto.losses import eliminate
+
+    by_hex: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+    for u in state.units_by_id.values():
+        if counts(state, u):
+            by_hex[(u.location, u.side)].append(u)
+    for (label, _side), units in sorted(by_hex.items()):
+        partisans = [u for u in units if values.unit_class(state, u) == "partisan"]
+        others = [u for u in units if u not in partisans]
+        if others and partisans:
+            for p in partisans:
+                eliminate(state, p, "ETO-45.6", " (stacked with a friendly land unit)")
+            units = others
+        lim = limit_for(state, label, [u.nation for u in units])
+        if len(units) > lim:
+            for u in sorted(units, key=lambda u: (values.strength(state, u), u.id))[:len(units) - lim]:
+                eliminate(state, u, rule, f" (overstacked: {len(units)} units, limit {lim})")

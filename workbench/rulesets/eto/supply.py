@@ -1,0 +1,245 @@
+"""Supply (ETO-32.0-32.8) and unsupplied units (ETO-33.0-33.6).
+
+Sources (32.1): every friendly city resource hex of a unit's home country
+that the enemy has not captured (the USSR may also use Riga, 43.2).  A
+country with no city resource hex on the map uses its capital (authored,
+docs/rulings-eto.md).  In the Barbarossa scenario German units may also trace
+to Finnish sources (special rule ``finland_sea_supply``: the Baltic sea lift
+that a land-only game cannot play).
+
+Lines (32.3): overland, of any length, through friendly land hexes free of
+enemy units and enemy ZOC, except ZOC hexes occupied by a friendly land unit
+or partisan (45.6); never across impassable, all-sea (unless ferried) or
+unfrozen lake hexsides.  A whole-map frontier BFS per nation answers for
+every unit at once (a hot path).
+
+Isolated sources (32.8): a major country's source must trace to another of
+its sources; if it cannot (and not all of them are isolated) it stops being a
+source, and at the end of the Supply step it receives 1d6 supply markers
+(4 units each per turn).
+
+Markers (33.3-33.5): in the End phase Supply step every land unit that cannot
+trace is marked out of supply; one already marked is depleted, or eliminated
+if depleted or one-step (to the force pool).  A marked unit that traces again
+loses its marker (33.4).  Units in cities suffer no out-of-supply penalty
+unless marked (33.0); armor in supply when activated stays supplied for the
+offensive (33.6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.search import multi_source_reach
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.cache import memo
+from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.weather import crossable_sides
+from workbench.rulesets.eto.zoc import zoc
+
+MARKER_UNITS = 4  # 32.4: a supply marker supplies up to four units a turn
+
+
+def special(state: State, effect: str) -> bool:
+    return any(isinstance(r, dict) and r.get("effect") == effect
+               for r in state.game.scenario.raw.get("special_rules", []))
+
+
+def passable(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes a supply line of ``side`` may enter (32.3)."""
+    def make() -> np.ndarray:
+        hm = state.map
+        ta = terrain_arrays(state)
+        mine = np.zeros(hm.size, dtype=bool)
+        theirs = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if values.on_map(u) and values.is_land_unit(state, u):
+                (mine if u.side == side else theirs)[hm.index(u.location)] = True
+        ok = ta.land & (control(state) == SIDE_CODE[side]) & ~theirs
+        ok &= ~zoc(state, values.other(side)) | mine
+        if side == "allies" and special(state, "ladoga_ice_road"):
+            ok |= ladoga_ice(state)
+        return ok
+    return memo(state, ("supply_passable", side), make)
+
+
+def ladoga_ice(state: State) -> np.ndarray:
+    """Scenario rule ``ladoga_ice_road`` (authored): in W turns from 1941-12 the all-lake hexes of
+    Lake Ladoga carry Soviet supply lines."""
+    hm = state.map
+    out = np.zeros(hm.size, dtype=bool)
+    if state.tracks.get("weather") != "W" or state.turn_label < "1941-12" or not state.turn_label[5:].isdigit():
+        return out
+    lake = hm.terrain_mask("all-lake")
+    try:
+        lenin = hm.index(hm.hex_of("Leningrad"))
+    except KeyError:
+        return out
+    from workbench.engine.search import connected_to_sources
+
+    near = [i for i in np.flatnonzero(lake) if hm.grid.distance(i, lenin) <= 4]
+    if not near:
+        return out
+    return connected_to_sources(hm.grid.q, hm.grid.r, lake, near) & lake
+
+
+def sources(state: State, nation: str, side: str) -> list[int]:
+    """Supply source hexes for ``nation``'s units (32.1, 32.8, authored capital fallback)."""
+    def make() -> list[int]:
+        hm = state.map
+        ta = terrain_arrays(state)
+        ctrl = control(state)
+        row = state.ruleset.tables["units"]["nations"].get(nation, {})
+        home = home_mask(state, nation, original=True)
+        cands = np.flatnonzero(home & ta.city_resource)
+        if cands.size == 0:
+            cap = hm.flag("capital")
+            cands = np.flatnonzero(home & cap)
+        extra = [hm.index(hm.hex_of(p)) for p in row.get("extra_sources", []) if _has_place(state, p)]
+        out = sorted({int(i) for i in cands if ctrl[i] == SIDE_CODE[side]}
+                     | {i for i in extra if ctrl[i] == SIDE_CODE[side]})
+        isolated = set(state.markers.get("isolated_sources", {}))
+        if values.nation_kind(state, nation) == "major":
+            good = [i for i in out if hm.label(i) not in isolated]
+            if good:
+                out = good
+        return out
+    return memo(state, ("sources", nation, side), make)
+
+
+def _has_place(state: State, name: str) -> bool:
+    try:
+        state.map.hex_of(name)
+    except KeyError:
+        return False
+    return True
+
+
+def source_nations(state: State, nation: str) -> list[str]:
+    """Whose sources a nation's units may use: its own, plus scenario sharing."""
+    out = [nation]
+    if nation == "GE" and special(state, "finland_sea_supply"):
+        out.append("FI")
+    return out
+
+
+def reach(state: State, nation: str, side: str) -> np.ndarray:
+    """``int32[N]``: supply-line length from the nearest source of ``nation`` (-1: none)."""
+    def make() -> np.ndarray:
+        hm = state.map
+        srcs = [i for n in source_nations(state, nation) for i in sources(state, n, side)]
+        return multi_source_reach(hm.neighbors, passable(state, side), srcs,
+                                  blocked_sides=~crossable_sides(state))
+    return memo(state, ("reach", nation, side), make)
+
+
+def traces(state: State, unit: Unit) -> bool:
+    """Can the unit trace a supply line now (32.3)?  Off-map units: yes."""
+    if not values.on_map(unit):
+        return True
+    if values.unit_class(state, unit) == "partisan":
+        return True  # 45.4: partisans never need supply
+    i = state.map.index(unit.location)
+    if reach(state, unit.nation, unit.side)[i] >= 0:
+        return True
+    return unit.location in _marker_hexes(state, unit.side)
+
+
+def _marker_hexes(state: State, side: str) -> set[str]:
+    return {h for h, m in state.markers.get("supply_markers", {}).items()
+            if m.get("side") == side and m.get("count", 0) > 0}
+
+
+def in_supply_for_effects(state: State, unit: Unit) -> bool:
+    """Supply as the penalties see it (33.0, 33.6): marked units are out; unmarked units in
+    cities, and armor supplied at activation for this offensive, are in."""
+    if unit.props.get("oos"):
+        return False
+    if unit.props.get("supplied_offensive"):
+        return True
+    if values.on_map(unit) and terrain_arrays(state).city[state.map.index(unit.location)]:
+        return True
+    return traces(state, unit)
+
+
+def status(state: State, side: str) -> dict[str, bool]:
+    """``{unit id: can trace}`` for every land unit of ``side`` on the map."""
+    return {u.id: traces(state, u) for u in state.units_by_id.values()
+            if u.side == side and values.on_map(u) and values.is_land_unit(state, u)}
+
+
+def refresh_markers(state: State, side: str | None = None) -> None:
+    """ETO-33.4: a marked unit that traces to a permanent source loses its marker at once."""
+    for u in state.units_by_id.values():
+        if u.props.get("oos") and (side is None or u.side == side) and values.on_map(u):
+            i = state.map.index(u.location)
+            if reach(state, u.nation, u.side)[i] >= 0:
+                u.props.pop("oos", None)
+                state.emit("supplied", side=u.side, rule="ETO-33.4", text=f"{u.id} traces supply again",
+                           unit=u.id)
+
+
+def supply_step(state: State, step: Any) -> None:
+    """End phase Step 2 (ETO-33.3, 33.5, 32.8): mark, deplete and eliminate; isolated sources."""
+    from workbench.rulesets.eto.losses import step_loss
+
+    for side in state.ruleset.sides:
+        for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+            if u.side != side or not values.on_map(u) or not values.is_combat_unit(state, u):
+                continue
+            if traces(state, u) or u.props.get("amphibious_supplied"):
+                if u.props.pop("oos", None):
+                    state.emit("supplied", side=side, rule="ETO-33.4", text=f"{u.id} is back in supply",
+                               unit=u.id)
+                continue
+            if u.props.get("oos"):
+                step_loss(state, u, "ETO-33.5", why=" (still out of supply)", oos=True)
+            else:
+                u.props["oos"] = True
+                state.emit("out_of_supply", side=side, rule="ETO-33.3",
+                           text=f"{u.id} is marked out of supply at {u.location}", unit=u.id)
+    isolated_sources(state)
+
+
+def isolated_sources(state: State) -> None:
+    """ETO-32.8: a major country's source that cannot trace to another of its sources is
+    isolated (unless all are); it gets 1d6 supply markers once; reconnected, they are removed."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    ctrl = control(state)
+    iso: dict[str, Any] = state.markers.setdefault("isolated_sources", {})
+    marks: dict[str, Any] = state.markers.setdefault("supply_markers", {})
+    for nation, row in sorted(state.ruleset.tables["units"]["nations"].items()):
+        if row.get("kind") != "major":
+            continue
+        side = "allies" if row.get("partnership") != "axis" else "axis"
+        home = home_mask(state, nation, original=True)
+        srcs = [int(i) for i in np.flatnonzero(home & ta.city_resource) if ctrl[i] == SIDE_CODE[side]]
+        if len(srcs) < 2:
+            continue
+        pas = passable(state, side)
+        cut = []
+        for s in srcs:
+            others = [o for o in srcs if o != s]
+            d = multi_source_reach(hm.neighbors, pas, others, blocked_sides=~crossable_sides(state))
+            if d[s] < 0:
+                cut.append(s)
+        if len(cut) == len(srcs):
+            cut = []
+        for s in srcs:
+            lab = hm.label(s)
+            if s in cut and lab not in iso:
+                (die,) = state.roll(purpose=f"supply markers for isolated {lab}", rule="ETO-32.8", side=side)
+                iso[lab] = nation
+                marks[lab] = {"side": side, "count": die * MARKER_UNITS}
+                state.emit("isolated", side=side, rule="ETO-32.8",
+                           text=f"{lab} is isolated: {die} supply markers placed", hex=lab, markers=die)
+            elif s not in cut and lab in iso:
+                iso.pop(lab)
+                marks.pop(lab, None)
+                state.emit("reconnected", side=side, rule="ETO-32.8", text=f"{lab} traces supply again", hex=lab)

@@ -1,0 +1,83 @@
+"""Per-hex and per-hexside terrain arrays for ETO land play (ETO-24.1, TEC in tables/terrain.toml).
+
+Terrain never changes in play, so the arrays are computed once per game and
+cached on it.  Every land hex costs 1 MP (24.0): terrain decides what may
+enter or cross, never what it costs.  Things that change (weather, ZOC,
+control, units) are applied on top by the callers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.engine.state import State
+
+
+@dataclass
+class TerrainArrays:
+    land: np.ndarray          # bool[N]: a land hex any land unit may enter (not sea/lake/Switzerland)
+    marsh: np.ndarray         # bool[N]: armor may not enter (24.1)
+    forest: np.ndarray        # bool[N]: ZOC slip (25.2), retreat through ZOC (27.3)
+    rough: np.ndarray         # bool[N]: -1 DRM (26.4)
+    coastal: np.ndarray
+    city: np.ndarray
+    city_resource: np.ndarray
+    resource: np.ndarray
+    severe: np.ndarray        # weather zones (1.0); mild_fg is mild for land (1.4)
+    moderate: np.ndarray
+    country: np.ndarray       # object[N]
+    closed_side: np.ndarray   # bool[N, 6]: impassable, or all-sea without a ferry (24.1)
+    lake_side: np.ndarray     # bool[N, 6]: crossable only when frozen (1.5)
+    river_side: np.ndarray    # bool[N, 6]: river, canal or ferry (26.4 "treated as rivers")
+    fortress_side: np.ndarray  # bool[N, 6]: permanent fortification hexside (24.1, 26.2)
+    fort_hex: np.ndarray      # bool[N]: the hex behind a fortress hexside (permanent fort)
+
+
+def terrain_arrays(state: State) -> TerrainArrays:
+    game = state.game
+    cached = getattr(game, "_eto_terrain", None)
+    if cached is not None:
+        return cached
+    hm = state.map
+    names = hm.hexes["terrain"].to_list()
+    country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
+    tec = state.ruleset.tables["terrain"]
+    banned = set(tec.get("hex_flags", {}).get("switzerland", {}).get("countries", []))
+    banned |= {"Switzerland"}
+    terr = np.array(names, dtype=object)
+    land = ~hm.is_water & ~np.isin(country, list(banned))
+    zone = np.array([z or "" for z in hm.hexes["weather_zone"].to_list()], dtype=object) \
+        if "weather_zone" in hm.hexes.columns else np.full(hm.size, "moderate", dtype=object)
+    mild_fg = hm.flag("mild_france_germany")
+    all_sea = hm.side_mask("all-sea")
+    ferry = hm.side_mask("ferry")
+    closed = hm.side_mask("impassable") | (all_sea & ~ferry)
+    fortress = hm.side_mask("fortress")
+    arrays = TerrainArrays(
+        land=land, marsh=(terr == "marsh") | (terr == "swamp"), forest=terr == "forest",
+        rough=terr == "rough", coastal=hm.flag("coastal"), city=hm.flag("city"),
+        city_resource=hm.flag("city_resource"), resource=hm.flag("resource"),
+        severe=(zone == "severe") & ~mild_fg, moderate=(zone == "moderate") & ~mild_fg,
+        country=country, closed_side=closed, lake_side=hm.side_mask("lake") & ~closed,
+        river_side=hm.side_mask("river") | hm.side_mask("canal") | ferry,
+        fortress_side=fortress, fort_hex=hm.flag("fortification"),
+    )
+    game._eto_terrain = arrays
+    return arrays
+
+
+def hex_lonlat(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """Longitude and latitude of every hex centre (for authored control regions)."""
+    game = state.game
+    cached = getattr(game, "_eto_lonlat", None)
+    if cached is not None:
+        return cached
+    hm = state.map
+    from pyproj import Transformer
+
+    t = Transformer.from_crs(hm.meta.get("crs", "EPSG:3035"), "EPSG:4326", always_xy=True)
+    lon, lat = t.transform(hm.hexes["x"].to_numpy(), hm.hexes["y"].to_numpy())
+    game._eto_lonlat = (np.asarray(lon), np.asarray(lat))
+    return game._eto_lonlat

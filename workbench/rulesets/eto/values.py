@@ -1,0 +1,138 @@
+"""Counter values of ETO units, read from ``tables/units.toml`` (GAP-15, authored).
+
+A unit's *class* (infantry, armor, paratroop, partisan, hq, general) gives its
+behaviour (ETO-19.0, 22-25, 45); its *type* and nation give its printed
+numbers: strength, movement allowance, steps, HQ command radius and attack
+rating, a general's combat and exploitation ratings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+
+#: Classes that are "land units" for stacking, ZOC and combat (ETO-24.2, 25.0).
+COMBAT_CLASSES = ("infantry", "armor", "paratroop")
+
+
+def type_row(tables: dict[str, Any], utype: str) -> dict[str, Any]:
+    return tables["units"]["types"][utype]
+
+
+def nation_row(tables: dict[str, Any], utype: str, nation: str) -> dict[str, Any]:
+    """The per-nation counter values of a type (empty if the nation has none)."""
+    return type_row(tables, utype).get("nations", {}).get(nation, {})
+
+
+def unit_class(state: State, unit: Unit) -> str:
+    return type_row(state.ruleset.tables, unit.type).get("class", "infantry")
+
+
+def is_class(state: State, unit: Unit, *classes: str) -> bool:
+    return unit_class(state, unit) in classes
+
+
+def on_map(unit: Unit) -> bool:
+    return unit.location.isdigit()
+
+
+def on_map_label(label: str) -> bool:
+    return label.isdigit()
+
+
+def is_combat_unit(state: State, unit: Unit) -> bool:
+    """Infantry, armor and paratroop units: the ones that attack, defend and take steps."""
+    return unit_class(state, unit) in COMBAT_CLASSES
+
+
+def is_land_unit(state: State, unit: Unit) -> bool:
+    """Any land counter that occupies a hex as a "land unit" (ETO-24.2, 23.2): combat units
+    and partisans; not HQs or generals."""
+    return unit_class(state, unit) in (*COMBAT_CLASSES, "partisan")
+
+
+def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
+    row = nation_row(state.ruleset.tables, unit.type, unit.nation)
+    return row.get(key, type_row(state.ruleset.tables, unit.type).get(key, default))
+
+
+def strength(state: State, unit: Unit) -> int:
+    """Printed strength points on the unit's current side (ETO-26.2); paratroops are always 1 (19.0)."""
+    if unit.reduced:
+        v = value(state, unit, "depleted_strength")
+        if v is not None:
+            return int(v)
+    return int(value(state, unit, "strength", 0) or 0)
+
+
+def printed_ma(state: State, unit: Unit) -> int:
+    """Printed movement allowance (ETO-24.0); HQs and generals have 5 (ETO-30.1)."""
+    cls = unit_class(state, unit)
+    if cls in ("hq", "general"):
+        return int(state.ruleset.tables["units"]["classes"][cls].get("movement_phase_ma", 5))
+    if unit.reduced:
+        v = value(state, unit, "depleted_move")
+        if v is not None:
+            return int(v)
+    return int(value(state, unit, "move", 0) or 0)
+
+
+def steps_left(state: State, unit: Unit) -> int:
+    """Steps before elimination (ETO-27.2): 2 for a full two-step unit, else 1."""
+    if unit.reduced:
+        return 1
+    return int(value(state, unit, "steps", 1) or 1)
+
+
+def has_depleted_side(state: State, unit: Unit) -> bool:
+    return int(value(state, unit, "steps", 1) or 1) >= 2
+
+
+def command_radius(state: State, unit: Unit) -> int:
+    """HQ command radius in hexes (ETO-22.1, 23.0)."""
+    return int(value(state, unit, "command_radius", 0) or 0)
+
+
+def attack_rating(state: State, unit: Unit) -> int:
+    """HQ attack rating: attacks per step (ETO-22.1, 28.6, 29.3)."""
+    return int(value(state, unit, "attack_rating", 1) or 1)
+
+
+def general_row(state: State, unit: Unit) -> dict[str, Any]:
+    name = unit.props.get("name") or unit.id.split("-", 1)[-1]
+    return state.ruleset.tables["units"].get("generals", {}).get(name, {})
+
+
+def combat_rating(state: State, unit: Unit) -> int:
+    """A general's combat rating: SP added to one unit of his nationality (ETO-26.2)."""
+    return int(general_row(state, unit).get("combat_rating", 0))
+
+
+def exploitation_rating(state: State, unit: Unit) -> int:
+    """A general's exploitation rating: BT/exploitation hexes (ETO-28.3, 29.2)."""
+    return int(general_row(state, unit).get("exploitation_rating", 0))
+
+
+def is_zhukov(state: State, unit: Unit) -> bool:
+    return general_row(state, unit).get("special") == "zhukov"
+
+
+def nation_kind(state: State, nation: str) -> str:
+    return state.ruleset.tables["units"]["nations"].get(nation, {}).get("kind", "major")
+
+
+def major_of(state: State, nation: str) -> str:
+    """The major partner that pays for (and keeps the force pool of) a minor's units (ETO-27.2)."""
+    row = state.ruleset.tables["units"]["nations"].get(nation, {})
+    return row.get("major_partner", nation)
+
+
+def units_at(state: State, label: str, side: str | None = None) -> list[Unit]:
+    return [u for u in state.units_by_id.values()
+            if u.location == label and (side is None or u.side == side)]
+
+
+def other(side: str) -> str:
+    return "allies" if side == "axis" else "axis"

@@ -1,0 +1,63 @@
+"""Zones of control (ETO-25.0, 25.1).
+
+Infantry and armor units project a ZOC into the six adjacent hexes, except
+(25.1): into a hex the unit could not enter (armor: marsh; nobody: sea, lake,
+Switzerland), across a hexside it could not cross (impassable, all-sea without
+a ferry, an unfrozen lake), across an enemy fortress hexside, or into a hex
+holding an enemy fortification marker.  Paratroops, HQs, generals and
+partisans have none.  Partisans negate enemy ZOC for supply and retreat (45.6),
+which :mod:`supply` and :mod:`retreat` apply.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.engine.state import State
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.cache import memo
+from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.weather import crossable_sides
+
+
+def zoc(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes in the ZOC of ``side``'s land units."""
+    return memo(state, ("zoc", side), lambda: _zoc(state, side))
+
+
+def _zoc(state: State, side: str) -> np.ndarray:
+    hm = state.map
+    ta = terrain_arrays(state)
+    out = np.zeros(hm.size, dtype=bool)
+    inf, arm = [], []
+    for u in state.units_by_id.values():
+        if u.side != side or not values.on_map(u):
+            continue
+        cls = values.unit_class(state, u)
+        if cls == "infantry":
+            inf.append(hm.index(u.location))
+        elif cls == "armor":
+            arm.append(hm.index(u.location))
+    cross = crossable_sides(state)
+    ctrl = control(state)
+    forts = state.markers.get("forts", {})
+    enemy_fort = np.zeros(hm.size, dtype=bool)
+    for h, f in forts.items():
+        if f.get("kind") == "fortification" and f.get("side") != side:
+            enemy_fort[hm.index(h)] = True
+    for idx, armor in ((inf, False), (arm, True)):
+        if not idx:
+            continue
+        idx = np.unique(np.asarray(idx, dtype=np.int64))
+        nb = hm.neighbors[idx]
+        ok = (nb >= 0) & cross[idx]
+        j = np.maximum(nb, 0)
+        ok &= ta.land[j]
+        if armor:
+            ok &= ~ta.marsh[j]
+        # 25.1: never across an enemy fortress hexside into the (uncaptured) fortified hex
+        ok &= ~(ta.fortress_side[idx] & (ctrl[j] != SIDE_CODE[side]) & ta.fort_hex[j])
+        ok &= ~enemy_fort[j]
+        out[j[ok]] = True
+    return out

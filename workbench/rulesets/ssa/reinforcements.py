@@ -1,0 +1,75 @@
+"""Scenario reinforcements (``[[reinforcements]]`` in the scenario files).
+
+A reinforcement entry arrives on its turn (``turn = "YYYY-MM"``) and is placed
+like a deployment group: cycling over its ``default`` places, spilling to the
+nearest hex its ``where`` allows with room.  Entries with a ``trigger``
+instead of a turn arrive when rules code fires that trigger (an event such as
+a country entering the war).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa.deployment import Room, _spot, geography, where_boxes, where_mask
+from workbench.rulesets.ssa.special import start_reduced
+
+
+def _new_units(state: State, entry: dict[str, Any]) -> list[Unit]:
+    sc = state.game.scenario
+    types = state.ruleset.unit_types
+    out = []
+    for spec in entry.get("units", []):
+        count = int(spec.get("count", 1))
+        ids = [spec["id"]] if count == 1 else [f"{spec['id']}-{n}" for n in range(1, count + 1)]
+        for uid in ids:
+            if uid in state.units_by_id:
+                continue
+            out.append(Unit(uid, sc.side_of(spec["nation"]), spec["nation"], spec["type"],
+                            types[spec["type"]].get("size"), "unplaced", bool(spec.get("reduced", False))))
+    return out
+
+
+def arrive(state: State, entry: dict[str, Any]) -> list[Unit]:
+    """Bring one reinforcement entry onto the map (or into its box)."""
+    units = _new_units(state, entry)
+    if not units:
+        return []
+    start_reduced(state, units)
+    side = entry.get("side", units[0].side)
+    where = entry.get("where", {})
+    mask = where_mask(state, where, side)
+    boxes = where_boxes(where)
+    room = Room(state, side)
+    cap = where.get("max_per_hex") or where.get("max_per_city")
+    defaults: list[int] = []
+    for p in entry.get("default", []):
+        try:
+            defaults += geography(state).place(p)
+        except KeyError:
+            continue
+    candidates = np.flatnonzero(mask)
+    for k, u in enumerate(units):
+        spot = _spot(state, u, defaults[k % len(defaults)] if defaults else None, candidates, room, cap)
+        if spot is None:
+            u.location = boxes[0] if boxes else "Force pool"
+        else:
+            u.location = state.map.label(spot)
+            room.add(u, spot)
+        state.units_by_id[u.id] = u
+    state.emit("reinforcements", side=side, rule=entry.get("rule", "SSA-SC"),
+               text=f"{len(units)} units arrive: {', '.join(u.id for u in units)}",
+               units=[u.id for u in units], entry=entry.get("id"))
+    return units
+
+
+def arrive_due(state: State) -> None:
+    """Every entry whose turn is the current one."""
+    for entry in state.game.scenario.raw.get("reinforcements", []):
+        if entry.get("turn") == state.turn_label and entry.get("id") not in state.markers.get("arrived", []):
+            arrive(state, entry)
+            state.markers.setdefault("arrived", []).append(entry.get("id"))

@@ -1,0 +1,50 @@
+"""Scenario special rules (SSA-SC0..SC5 "Special rules"), looked up by their ``effect`` keyword.
+
+Each scenario file lists its special rules with a machine keyword (``effect``)
+and parameters; rules code asks here whether one is in force.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+
+
+def special_rules(state: State, effect: str) -> list[dict[str, Any]]:
+    return [r for r in state.game.scenario.raw.get("special_rules", [])
+            if isinstance(r, dict) and r.get("effect") == effect]
+
+
+def has_special(state: State, effect: str) -> bool:
+    return bool(special_rules(state, effect))
+
+
+def turn_number(state: State) -> int:
+    """Game turn number, 1 for the first turn (scenario texts count from 1)."""
+    return state.turn + 1
+
+
+def frozen(state: State, unit: Unit, what: str = "no_move") -> bool:
+    """Whether a special rule stops this unit moving (or intercepting) now.
+
+    ``side_frozen`` (SC0 SR2: no US unit moves or intercepts on turn 1) and
+    ``neutral_nations`` (neutral forces placed by a player stay put until their
+    country enters the war)."""
+    for r in special_rules(state, "side_frozen"):
+        if r.get("side") == unit.side and turn_number(state) in r.get("turns", []) and r.get(what, True):
+            return True
+    for r in special_rules(state, "neutral_nations"):
+        entered = state.markers.get("entered_war", [])
+        if unit.nation in r.get("nations", []) and unit.nation not in entered:
+            return True
+    return False
+
+
+def start_reduced(state: State, units: list[Unit]) -> None:
+    """SC0 SR5 and the like: units of a side and size start (and arrive) reduced."""
+    for r in special_rules(state, "start_reduced"):
+        for u in units:
+            if u.side == r.get("side") and (not r.get("sizes") or u.size in r["sizes"]):
+                u.reduced = True
