@@ -53,6 +53,7 @@ class State:
         self._undo: list[dict[str, Any]] = []
         self._rolled = False
         self._derived: dict[Any, tuple[Any, Any]] = {}
+        self._closing: dict[str, Any] | None = None
 
     # == reading ===============================================================
     @property
@@ -97,6 +98,8 @@ class State:
     @property
     def step(self) -> Step | None:
         """The innermost open step of the sequence (not an interrupt)."""
+        if self._closing is not None:
+            return self.game.ruleset.sequence.nodes[self._closing["node"]]
         for f in reversed(self.frames):
             if "node" in f:
                 return self.game.ruleset.sequence.nodes[f["node"]]
@@ -104,6 +107,8 @@ class State:
 
     @property
     def phasing(self) -> str | None:
+        if self._closing is not None:
+            return self._closing["phasing"]
         for f in reversed(self.frames):
             if "node" in f:
                 return f["phasing"]
@@ -298,7 +303,10 @@ class State:
 
     def push_interrupt(self, kind: str, side: str, rule: str, prompt: str, orders: list[str],
                        **data: Any) -> None:
-        """Make ``side`` decide something before play goes on (interception, reaction, ...)."""
+        """Make ``side`` decide something before play goes on (interception, reaction, ...).
+
+        If ``orders`` includes ``"pass"``, declining pops the interrupt and runs the
+        ruleset procedure named by ``on_pass=`` (if given) as its continuation."""
         self.frames.append(interrupt_frame(kind, side, rule, prompt, orders, data))
 
     def settle_interrupt(self, then: str | None = None) -> dict[str, Any]:
@@ -337,6 +345,8 @@ class State:
         if "interrupt" in f:  # "pass" declines an interrupt
             self.pop_interrupt()
             self.emit("pass", side=f["side"], rule=f["rule"], text=f"{f['side']} declines: {f['prompt']}")
+            if f["data"].get("on_pass"):
+                self.game.ruleset.procedures[f["data"]["on_pass"]](self, f)
             return
         step = self.game.ruleset.sequence.nodes[f["node"]]
         if kind == "end_step":
@@ -465,8 +475,14 @@ class State:
         self.frames.append(node_frame(child, phasing, dict(f["data"])))
 
     def _pop_node(self, step: Step) -> None:
-        self.game.ruleset.exit(self, step)
-        self.frames.pop()
+        """Close a step: remove its frame, then run its exit procedure, which may push
+        interrupts or sub-procedures that run before play goes on."""
+        closing = self.frames.pop()
+        self._closing = closing  # so state.step / state.phasing still name the closing step
+        try:
+            self.game.ruleset.exit(self, step)
+        finally:
+            self._closing = None
         if not self.frames and self.result is None and step.path == self.game.ruleset.turn_root(self):
             self.game.ruleset.end_turn(self)
             self.turn += 1
@@ -530,6 +546,7 @@ class State:
         other._undo = []
         other._rolled = False
         other._derived = {}
+        other._closing = None
         other.restore(self.snapshot())
         return other
 
