@@ -6,7 +6,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 PYTEST  := $(BIN)/python -m pytest
 
-.PHONY: venv lab demo test test-fast bench maps lint clean
+.PHONY: venv lab demo test test-fast test-browser notebooks bench maps lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,6 +27,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m ruff check workbench tests benchmarks
 	$(PYTEST) -q
+	$(PYTEST) -q -p no:playwright --nbval-lax --nbval-current-env notebooks
+
+test-browser: $(STAMP)
+	$(PYTEST) -q -m browser tests/browser
+
+notebooks: $(STAMP)
+	$(BIN)/python -m workbench.ui.notebook
 
 test-fast: $(STAMP)
 	$(PYTEST) -q -m "not slow" -p no:playwright

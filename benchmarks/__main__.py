@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from benchmarks import bench_hexgrid
+from benchmarks import bench_hexgrid, bench_ui
 
 
 def main() -> None:
     bench_hexgrid.main()
+    bench_ui.main([])
 
 
 if __name__ == "__main__":

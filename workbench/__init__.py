@@ -25,6 +25,15 @@ from workbench.map import HexMap, load_map
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):  # noqa: ANN202 - PEP 562 lazy submodule
+    """``wb.ui`` imports the JupyterLab workbench (bokeh, ipywidgets) only when first used."""
+    if name == "ui":
+        import importlib
+
+        return importlib.import_module("workbench.ui")
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+
 __all__ = [
     "Decision", "Game", "GameRecord", "HexMap", "IllegalOrder", "RecordError", "ScenarioError",
     "State", "load_map", "load_scenario", "replay", "scenarios",

@@ -1,7 +1,9 @@
 """``make demo``: the headless twin of ``make lab``.
 
 Plays a short seeded bot game of the default scenario, saves its game record,
-replays it to prove the digest, and writes the map as a standalone HTML page.
+replays it to prove the digest, and writes what the workbench shows (the map,
+the charts and the event log) as one standalone HTML page
+(``Workbench.export_html``: BokehJS inlined, opens offline without a kernel).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from workbench.bots import RandomPolicy, play
 from workbench.engine import load_scenario, replay
-from workbench.ui.mapview import MapView, export_html
+from workbench.ui import Workbench
 
 DEFAULT_SCENARIO = "ssa/valor-of-ignorance"
 
@@ -32,10 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     play(state, policies, until_turn=args.turns)
     rec = state.record().save(out / "demo-game.json")
     assert replay(rec).digest() == state.digest()
-    page = export_html(MapView(state), out / "demo-map.html", game.scenario.title)
+    page = Workbench(state, seed=args.seed).export_html(out / "demo-workbench.html")
     print(f"{game.scenario.title}: {len(state.orders)} orders, {len(state.log)} events, "
           f"now at {' / '.join(state.clock)}")
-    print(f"record: {rec}\nmap page: {page}\n({time.perf_counter() - t0:.1f} s)")
+    print(f"record: {rec}\nworkbench page: {page}\n({time.perf_counter() - t0:.1f} s)")
     return 0
 
 

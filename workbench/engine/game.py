@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.engine.errors import ScenarioError
 from workbench.engine.ruleset import Ruleset, get_ruleset
 from workbench.engine.scenario import Scenario, read_scenario
 from workbench.engine.state import State
@@ -54,7 +55,14 @@ def load_scenario(id_or_path: str | Path, *, options: dict[str, Any] | None = No
     """
     scenario = read_scenario(id_or_path)
     ruleset = get_ruleset(scenario.ruleset)
+    saved = scenario.raw.get("overrides", {})
+    if not isinstance(saved, dict):
+        raise ScenarioError(scenario.file, "overrides", "must be a table of \"table.key\" = value")
+    overrides = {**saved, **(overrides or {})}
     if overrides:
-        ruleset = ruleset.with_overrides(overrides)
+        try:
+            ruleset = ruleset.with_overrides(overrides)
+        except (KeyError, IndexError, ValueError, TypeError) as exc:
+            raise ScenarioError(scenario.file, "overrides", f"cannot apply a rule-table override: {exc}") from None
     opts = {**scenario.options, **(options or {})}
     return Game(ruleset, load_map(scenario.map), scenario, opts, dict(overrides or {}))

@@ -27,6 +27,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
+from workbench.rulesets.ssa.special import frozen
 from workbench.rulesets.ssa.stacking import land_room
 from workbench.rulesets.ssa.terrain import terrain_arrays
 from workbench.rulesets.ssa.zoc import land_zoc
@@ -76,7 +77,7 @@ class SSAMovement(MovementRules):
         for u in state.units_by_id.values():
             if u.side != d.side or not u.location.isdigit() or not values.is_land(state, u):
                 continue
-            if u.props.get("railed") or u.props.get("carried"):
+            if u.props.get("railed") or u.props.get("carried") or frozen(state, u):
                 continue
             if mech_only and not values.is_mech(state, u):
                 continue
@@ -253,8 +254,10 @@ class RailOrder(OrderKind):
     def _can_start(self, state: State, unit: Unit) -> str | None:
         hm = state.map
         ta = terrain_arrays(state)
-        if not (unit.location.isdigit() and values.is_land(state, unit)):
+        if not (unit.location.isdigit() and values.is_land(state, unit)) or unit.props.get("carried"):
             return "only land units on the map move by rail"
+        if frozen(state, unit):
+            return f"{unit.id} may not move this turn (scenario special rule)"
         if unit.props.get("moved") or unit.props.get("mf_spent"):
             return f"{unit.id} has already moved this phase"
         a = hm.index(unit.location)

@@ -12,6 +12,7 @@ from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults
 from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
 from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
+from workbench.rulesets.ssa.naval import DebarkOrder, EmbarkOrder, SailOrder
 from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_control
 from workbench.rulesets.ssa.reinforcements import arrive_due
 from workbench.rulesets.ssa.retreat import RetreatOrder
@@ -37,7 +38,8 @@ class SSARuleset(Ruleset):
         super().__init__(Path(__file__).parent / "tables")
         self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder(),
                             "attack": AttackOrder(), "retreat": RetreatOrder(),
-                            "take_losses": TakeLossesOrder(), "deploy": DeployOrder()}
+                            "take_losses": TakeLossesOrder(), "deploy": DeployOrder(),
+                            "sail": SailOrder(), "embark": EmbarkOrder(), "debark": DebarkOrder()}
         self.procedures["player/combat/land:exit"] = self._end_land_combat
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
@@ -69,7 +71,7 @@ class SSARuleset(Ruleset):
     def _end_movement_phase(self, state: State, step: Step) -> None:
         """SSA-5.2: unused MF never carry over to the next phase."""
         for u in state.units_by_id.values():
-            for k in ("mf_spent", "moved", "railed"):
+            for k in ("mf_spent", "moved", "railed", "sailed"):
                 u.props.pop(k, None)
 
     def _end_land_combat(self, state: State, step: Step) -> None:

@@ -1,0 +1,272 @@
+"""Kernel-side tests of the workbench: click handlers driven in Python, assertions on the state
+and on the bokeh data sources (what the browser would draw)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from fractions import Fraction
+
+import pytest
+from test_ssa_movement import to_step
+
+from workbench.engine import load_scenario
+from workbench.ui import Workbench
+from workbench.ui.tomlw import dumps
+
+
+def to_kind(wb: Workbench, kind: str, limit: int = 40) -> None:
+    for _ in range(limit):
+        if kind in wb.state.decision.kinds:
+            return
+        wb.outline.advance()
+    raise AssertionError(f"never reached a decision with {kind}")
+
+
+def test_click_unit_lights_its_legal_destinations_and_click_moves_it(toy_state):
+    wb = Workbench(toy_state)
+    fig, units = wb.map.fig, wb.map.unit_source
+    to_kind(wb, "move")
+    wb.click("0503")  # GE-pz at Midtown
+    assert wb.orders.selected == "GE-pz"
+    legal = {o["path"][-1] for o in toy_state.legal_orders_of("move") if o["unit"] == "GE-pz"}
+    assert set(wb.map.overlay_hexes("reach")) == legal and "0604" in legal
+    assert wb.map.overlay_hexes("selected") == ["0503"]
+    wb.click("0604")
+    assert toy_state.unit("GE-pz").location == "0604"
+    assert toy_state.events()["kind"].to_list()[-1] == "move"
+    # the same figure and sources, patched
+    assert wb.map.fig is fig and wb.map.unit_source is units
+    assert "0604" in units.data["hex"] and "0503" not in units.data["hex"]
+    assert wb.map.overlay_hexes("reach") == []
+    assert "GE-pz" in wb.map.stack_tip("0604")
+    assert "GE-pz" in wb.hex_info("0604")
+
+
+def test_an_illegal_click_shows_the_rule_and_changes_nothing(toy_state):
+    wb = Workbench(toy_state)
+    to_kind(wb, "move")
+    wb.click("0504")  # two infantry: the first is selected
+    assert wb.orders.selected == "GE-inf-1"
+    before = toy_state.digest()
+    wb.click("0705")  # the lake
+    assert toy_state.digest() == before
+    text, level = wb.last_message
+    assert level == "refused" and "TOY-3.1" in text and "water" in text
+    assert "TOY-3.1" in wb.message.value and "Nothing was changed" in wb.message.value
+    wb.click("0504")  # clicking the stack again walks through it
+    assert wb.orders.selected == "GE-inf-2"
+
+
+def test_other_decisions_are_offered_as_widgets_from_legal_orders(toy_state):
+    wb = Workbench(toy_state)
+    to_kind(wb, "fly")
+    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "fly")
+    dd, go = row.children[0], row.children[1]
+    assert [json.loads(v) for _, v in dd.options] == toy_state.legal_orders_of("fly")
+    go.click()
+    assert toy_state.decision.kind == "interception"
+    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "intercept")
+    row.children[1].click()
+    assert toy_state.decision.kind == "counter-interception"
+    assert "⚡" in wb.outline.tree.value and "counter-interception" in wb.outline.tree.value
+
+
+def test_outline_marks_you_are_here_and_bots_play_to_the_end_of_the_step(toy_state):
+    wb = Workbench(toy_state)
+    assert "you are here" in wb.outline.tree.value
+    assert "TOY-3.1" in wb.outline.decision.value  # who owes what, with its rule
+    step = toy_state.step.path
+    n = wb.outline.bot("step")
+    assert n >= 1 and toy_state.step.path != step
+    turn = toy_state.turn
+    wb.outline.bot("turn")
+    assert toy_state.turn == turn + 1
+
+
+def test_log_filters_and_annotation(toy_state):
+    wb = Workbench(toy_state)
+    to_kind(wb, "fire")  # combat step of the toy: fire rolls a die
+    wb.outline.bot("turn")
+    ev = toy_state.events()
+    wb.log.rolls.value = True
+    rolls = ev.filter(kind="roll").height
+    assert wb.log.filtered().height == rolls
+    if rolls:
+        assert "🎲" in wb.log.table.value
+    wb.log.rolls.value = False
+    wb.log.kind.value = "end_step"
+    assert set(wb.log.filtered()["kind"].to_list()) == {"end_step"}
+    wb.log.comment.value = "the key move"
+    wb.log.marks[0].value = True
+    assert wb.log.annotate()
+    assert toy_state.annotations[len(toy_state.orders) - 1] == {"comment": "the key move", "marks": ["!"]}
+
+
+def test_undo_fork_replay_and_compare(toy_state):
+    wb = Workbench(toy_state)
+    to_kind(wb, "move")
+    wb.click("0503")
+    wb.click("0604")
+    assert wb.history.undo() and toy_state.unit("GE-pz").location == "0503"
+    name = wb.history.fork("what-if")
+    wb.history.branch.value = name  # play the branch
+    branch = wb.state
+    assert branch is not toy_state
+    wb.click("0503")
+    wb.click("0603")
+    assert branch.unit("GE-pz").location == "0603" and toy_state.unit("GE-pz").location == "0503"
+    diffs = wb.history.compare("main")
+    assert any("GE-pz" in d for d in diffs)
+    assert wb.history.compare_view.unit_source.data["hex"].count("0503") == 1
+    # replay: order k redraws the map as it was
+    k = len(branch.orders)
+    wb.history.slider.value = k - 1
+    assert "0503" in wb.map.unit_source.data["hex"] and branch.unit("GE-pz").location == "0603"
+    before = branch.digest()
+    wb.click("0504")  # clicks are off while replaying
+    assert branch.digest() == before
+    wb.history.back_to_live()
+    assert "0603" in wb.map.unit_source.data["hex"]
+
+
+def test_same_seed_gives_same_dice_in_forks(toy_state):
+    wb = Workbench(toy_state)
+    to_kind(wb, "fire")
+    wb.history.fork("b")
+    a, b = toy_state, wb.history.branches["b"]
+    for s in (a, b):
+        orders = s.legal_orders_of("fire")
+        if orders:
+            s.apply(orders[0])
+    assert [e["dice"] for e in a.log if e["kind"] == "roll"] == [e["dice"] for e in b.log if e["kind"] == "roll"]
+
+
+def test_side_view_hides_enemy_stack_contents(toy_state):
+    wb = Workbench(toy_state, side="allies")
+    data = wb.map.unit_source.data
+    i = data["hex"].index("0504")  # the German infantry stack
+    assert data["glyph"][i] == "?" and "hidden" in data["stack"][i] and "GE-inf" not in data["stack"][i]
+    j = data["hex"].index("0804")
+    assert "SU-inf-1" in data["stack"][j]
+    wb.view_toggle.value = "umpire"
+    i = wb.map.unit_source.data["hex"].index("0504")
+    assert "GE-inf-1" in wb.map.unit_source.data["stack"][i]
+
+
+def test_setup_move_save_and_reload_same_digest(toy_state, tmp_path):
+    wb = Workbench(toy_state)
+    s = wb.setup
+    s.edit.value = True
+    s.tool.value = "move"
+    wb.click("0503")
+    wb.click("0707")
+    assert wb.state.unit("GE-pz").location == "0707"
+    out = s.save(tmp_path / "variant.toml", "toy/variant", "Variant")
+    assert out is not None and "same state digest" in s.saved.value
+    again = load_scenario(out).new_state(wb.state.seed)
+    assert again.unit("GE-pz").location == "0707" and again.digest() == wb.state.digest()
+
+
+def test_setup_refuses_a_bad_edit_and_keeps_everything(toy_state):
+    wb = Workbench(toy_state)
+    s = wb.setup
+    s.edit.value = True
+    before = wb.state.digest()
+    assert not s.move_unit("GE-pz", "0105")  # sea
+    assert wb.state.digest() == before and wb.last_message[1] == "refused"
+    assert "sea" in wb.last_message[0]
+    assert not s.add_override("no.such.table", 3)
+    assert wb.state.digest() == before
+    assert s.add_unit("GE", "armor", "0606")
+    assert "GE-armor-1" in wb.state.units_by_id
+    assert s.set_reduced("GE-armor-1", True) and wb.state.unit("GE-armor-1").reduced
+    assert s.remove_unit("GE-armor-1") and "GE-armor-1" not in wb.state.units_by_id
+    assert s.set_tracks({"initiative": "allies"}) and wb.state.tracks["initiative"] == "allies"
+
+
+def test_toml_writer_round_trips():
+    data = {"a": 1, "b": "x\"y", "c.d": [1, 2], "t": {"u": 1.5, "v": {"w": True}},
+            "units": [{"id": "A", "props": {"k": [1, {"z": "q"}]}}, {"id": "B"}]}
+    assert tomllib.loads(dumps(data)) == data
+
+
+# -- SS Amerika through the same code -----------------------------------------------------------
+
+GE = [{"id": f"GE-{h}", "nation": "GE", "type": "infantry_division", "at": h} for h in ("0404", "0405", "0506")]
+CONVOY = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0306"}
+US = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0505"}
+
+
+@pytest.fixture
+def ssa_combat(ssa_game):
+    state = ssa_game([*GE, CONVOY, US]).new_state(seed=1)
+    return to_step(state, "player/combat/land", "axis")
+
+
+def test_attack_planner_shows_exact_odds_and_commits(ssa_combat):
+    wb = Workbench(ssa_combat)
+    wb.click("0505")  # an enemy stack while an attack is open: the planner's target
+    assert wb.planner.target.value == "0505"
+    assert wb.tabs.selected_index == 0
+    assert set(wb.planner._boxes) == {"GE-0404", "GE-0405", "GE-0506"}
+    a = wb.planner.assess()
+    assert (a["attack"], a["defense"], a["column"]) == (24, 7, "3-1")
+    assert sum(a["distribution"].values()) == 1
+    assert all(isinstance(p, Fraction) for p in a["distribution"].values())
+    assert "3-1" in wb.planner.result.value and "/6" in wb.planner.result.value
+    assert "SSA-11.G" in wb.planner.result.value
+    assert set(a["expected_losses"]) == {"axis", "allies"}
+    wb.planner._boxes["GE-0506"].value = False
+    a2 = wb.planner.assess()
+    assert a2["attack"] == 16
+    assert wb.planner.commit()
+    assert ssa_combat.events().filter(kind="combat").height == 1
+    assert ssa_combat.events().filter(kind="roll").height == 1
+
+
+def test_ssa_movement_clicks_and_counter_values(ssa_game):
+    state = ssa_game([*GE, CONVOY, US]).new_state(seed=1)
+    state = to_step(state, "player/initial-movement", "axis")
+    wb = Workbench(state)
+    data = wb.map.unit_source.data
+    i = data["hex"].index("0404")
+    assert data["values"][i] == "8-5" and data["size"][i] == "XX"
+    wb.click("0404")
+    assert wb.orders.selected == "GE-0404" and wb.map.overlay_hexes("reach")
+    dest = sorted(wb.orders.reach)[0]
+    wb.click(dest)
+    assert state.unit("GE-0404").location == dest
+    wb.overlay_boxes["zoc"].value = True
+    assert wb.map.overlay_hexes("zoc")  # the US division's ZOC
+    wb.overlay_boxes["control"].value = True
+    assert wb.map.overlay_hexes("control")
+
+
+def test_charts_losses_and_empty_state_notes(ssa_combat, toy_state):
+    wb = Workbench(toy_state)
+    wb.charts.refresh()
+    assert "no losses yet" in wb.charts.charts.notes["losses"].text
+    assert wb.charts.charts.notes["economy"].text  # the toy has no economy tracks
+    wb = Workbench(ssa_combat)
+    wb.planner.set_target("0505")
+    wb.planner.commit()
+    wb.focus_tab("Charts")
+    losses = wb.charts.charts.sources["losses"].data
+    ev = ssa_combat.events().filter(pl_kind_in(["eliminated", "reduced"]))
+    assert sum(losses["reduced"]) + sum(losses["eliminated"]) == ev.height
+
+
+def pl_kind_in(kinds):
+    import polars as pl
+
+    return pl.col("kind").is_in(kinds)
+
+
+def test_export_html_has_map_log_and_charts(toy_state, tmp_path):
+    wb = Workbench(toy_state)
+    wb.outline.bot("step")
+    page = wb.export_html(tmp_path / "page.html").read_text()
+    assert "cdn.bokeh.org" not in page and len(page) > 500_000
+    for name in ("terrain", "counters", "log-table", "chart-losses", "chart-economy"):
+        assert name in page

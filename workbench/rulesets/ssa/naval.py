@@ -1,0 +1,393 @@
+"""Naval movement and sea transport (SSA-7.0), with naval ZOC stops (SSA-8.3).
+
+* Fleets move any distance through sea and coastal hexes (SSA-7.G, 7.1, 7.4),
+  never into a hex with enemy naval units other than submarines (SSA-7.3, 13.6).
+* Entering an enemy naval ZOC hex ends the move; a fleet that starts in one may
+  leave it, but not pass through another (SSA-8.3).
+* Holding areas (SSA-7.2, 7.6): a fleet at sea next to the map edge of an
+  ocean may enter a holding area beside that ocean, and stops there.  One that
+  starts a turn in a box may move to an adjacent box, or come back onto the map
+  at that ocean's edge and sail on.
+* The Panama Canal hexside may be crossed only by a side that controls both
+  canal hexes, with no enemy fleet beyond and no bombing marker (SSA-7.5).
+* Convoys (``transport``) carry land and air units: 4 transport points full,
+  2 reduced (SSA-7.7a); mechanized divisions cost 2, others 1, air units 1
+  (SSA-7.7b).  Cargo embarks where it starts the phase (a coastal hex or a
+  box) and debarks in a coastal hex or a box; it never lands among enemy land
+  or naval units (SSA-7.7g) and air units land only where there is an airbase
+  (SSA-7.7f).
+
+Orders: ``sail`` ``{"unit", "to"}`` (the kernel finds the shortest legal
+route), ``embark`` ``{"convoy", "units": [...]}``, ``debark`` ``{"convoy",
+"units": [...]}``.  For the legal-order list, sea destinations are
+coastal hexes, boxes and the sea hexes next to enemy fleets; any other
+reachable sea hex is still accepted.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.control import SIDE_CODE, control_array
+from workbench.rulesets.ssa.deployment import air_capacity
+from workbench.rulesets.ssa.movement import enemy_present, other
+from workbench.rulesets.ssa.special import frozen, special_rules
+from workbench.rulesets.ssa.zoc import naval_zoc
+
+OCEANS = {"atlantic": "Atlantic", "pacific": "Pacific"}
+
+
+def _box_oceans(state: State, box: str) -> list[str]:
+    spec = state.ruleset.tables["holding_areas"]["boxes"].get(box, {})
+    return list(spec.get("adjacent_oceans", []))
+
+
+def _adjacent_boxes(state: State, box: str) -> list[str]:
+    spec = state.ruleset.tables["holding_areas"]["boxes"].get(box, {})
+    return list(spec.get("adjacent_boxes", []))
+
+
+def closed_boxes(state: State, side: str) -> set[str]:
+    """Boxes a scenario closes (SC0 SR7 and the like)."""
+    out: set[str] = set()
+    for r in special_rules(state, "boxes_closed"):
+        out |= set(r.get("boxes", []))
+    for r in special_rules(state, "box_closed_to"):
+        if r.get("side") in (None, side):
+            out |= set(r.get("boxes", [r.get("box")]) if r.get("box") else r.get("boxes", []))
+    return out
+
+
+def sea_arrays(state: State):  # noqa: ANN201
+    """Static naval geography: navigable hexes, ocean-edge hexes per ocean (cached per game)."""
+    game = state.game
+    cached = game.__dict__.get("_ssa_sea")
+    if cached is not None:
+        return cached
+    hm = state.map
+    navigable = hm.is_water & ~hm.terrain_mask("lake") | hm.flag("coastal")
+    ocean = np.array([(o or "") for o in hm.hexes["ocean"].to_list()], dtype=object) \
+        if "ocean" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
+    edge = hm.is_water & (hm.neighbors < 0).any(axis=1)
+    edges = {}
+    for key, word in OCEANS.items():
+        on = np.array([word in o for o in ocean])
+        edges[key] = edge & on if (edge & on).any() else edge
+    canal = [hm.index(h) for h in hm.meta.get("panama_canal_hexes", [])]
+    cached = (navigable, edges, canal)
+    game.__dict__["_ssa_sea"] = cached
+    return cached
+
+
+def canal_open(state: State, side: str) -> bool:
+    """SSA-7.5a, 7.5c: both canal hexes friendly (occupied by or last passed by own land units), not bombed."""
+    _, _, canal = sea_arrays(state)
+    if len(canal) != 2:
+        return False
+    ctrl = control_array(state)
+    bombed = state.arrays.get("bombed")
+    return all(ctrl[i] == SIDE_CODE[side] and not (bombed is not None and bombed[i]) for i in canal)
+
+
+class SailOrder(OrderKind):
+    kind = "sail"
+    rule = "SSA-7.0"
+
+    def movers(self, state: State) -> list[Unit]:
+        side = state.decision.side
+        return [u for u in state.units_by_id.values() if u.side == side and values.domain(state, u) == "naval"
+                and not u.props.get("sailed") and u.location not in ("Eliminated", "unplaced", "Force pool")
+                and not frozen(state, u)]
+
+    def _network(self, state: State, side: str):  # noqa: ANN202
+        """Sea components for ``side``: hexes a fleet may pass through (navigable, no enemy
+        fleet, no enemy naval ZOC) joined by sea hexsides; for each component the ZOC hexes
+        where a move ends (SSA-8.3) and the holding areas its ocean edges reach (SSA-7.2)."""
+        def compute():  # noqa: ANN202
+            from scipy.sparse import csr_matrix
+            from scipy.sparse.csgraph import connected_components
+
+            hm = state.map
+            navigable, edges, canal = sea_arrays(state)
+            enter = navigable & ~_enemy_fleets(state, side)
+            zoc = naval_zoc(state, other(side))
+            through = enter & ~zoc
+            a = np.repeat(np.arange(hm.size), 6)
+            b = hm.neighbors.ravel()
+            bb = np.maximum(b, 0)
+            water = hm.is_water
+            landland = ~water[a] & ~water[bb]
+            canal_pair = np.isin(a, canal) & np.isin(bb, canal) & canal_open(state, side)
+            edge_ok = (b >= 0) & (~landland | canal_pair)
+            inner = edge_ok & through[a] & through[bb]
+            g = csr_matrix((np.ones(int(inner.sum())), (a[inner], b[inner])), shape=(hm.size, hm.size))
+            _, comp = connected_components(g, directed=False)
+            comp = np.where(through, comp, -1)
+            ends = edge_ok & through[a] & enter[bb] & zoc[bb]
+            terminals: dict[int, set[int]] = {}
+            for c, t in zip(comp[a[ends]].tolist(), b[ends].tolist(), strict=True):
+                terminals.setdefault(c, set()).add(t)
+            closed = closed_boxes(state, side)
+            boxes: dict[int, set[str]] = {}
+            for box in state.ruleset.tables["holding_areas"]["boxes"]:
+                if box in closed:
+                    continue
+                for ocean in _box_oceans(state, box):
+                    for c in np.unique(comp[edges.get(ocean, np.zeros(hm.size, bool)) & through]):
+                        boxes.setdefault(int(c), set()).add(box)
+            return comp, through, enter, zoc, terminals, boxes, edge_ok.reshape(hm.size, 6)
+
+        return state.derived(("ssa.sea_network", side), compute, id(state.arrays.get("control")),
+                             state.arrays.get("control", np.zeros(0)).tobytes(),
+                             id(state.arrays.get("bombed")))
+
+    def destinations(self, state: State, unit: Unit) -> set[str]:
+        """Every hex label or box the fleet can reach now (SSA-7, 8.3)."""
+        hm = state.map
+        comp, through, enter, zoc, terminals, boxes, edge_ok = self._network(state, unit.side)
+        _, edges, _ = sea_arrays(state)
+        closed = closed_boxes(state, unit.side)
+        comps: set[int] = set()
+        ends: set[int] = set()
+        out: set[str] = set()
+        if unit.location.isdigit():
+            s0 = hm.index(unit.location)
+            if through[s0]:
+                comps.add(int(comp[s0]))
+            else:  # starting in enemy ZOC: it may leave, but not pass through another (SSA-8.3)
+                for d in range(6):
+                    n = int(hm.neighbors[s0, d])
+                    if n >= 0 and edge_ok[s0, d] and enter[n]:
+                        if through[n]:
+                            comps.add(int(comp[n]))
+                        else:
+                            ends.add(n)
+        else:  # in a holding area (SSA-7.6): adjacent boxes, or onto the map at its ocean edge
+            out |= {b for b in _adjacent_boxes(state, unit.location) if b not in closed}
+            for ocean in _box_oceans(state, unit.location):
+                mask = edges.get(ocean, np.zeros(hm.size, bool)) & enter
+                comps |= {int(c) for c in np.unique(comp[mask & through])}
+                ends |= {int(i) for i in np.flatnonzero(mask & zoc)}
+        for c in comps:
+            ends |= terminals.get(c, set())
+            out |= boxes.get(c, set())
+        members = np.flatnonzero(np.isin(comp, list(comps))) if comps else np.zeros(0, dtype=np.int64)
+        out |= {hm.label(int(i)) for i in members}
+        out |= {hm.label(i) for i in ends}
+        out.discard(unit.location)
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        hm = state.map
+        coastal = hm.flag("coastal")
+        enemy_fleets = _enemy_fleets(state, state.decision.side)
+        near_enemy = np.zeros(hm.size, dtype=bool)
+        nb = hm.neighbors
+        near_enemy[(np.where(nb >= 0, enemy_fleets[np.maximum(nb, 0)], False)).any(axis=1)] = True
+        out = []
+        for u in self.movers(state):
+            stack_ok = _naval_room(state, u.side)
+            for dest in sorted(self.destinations(state, u)):
+                if dest.isdigit():
+                    i = hm.index(dest)
+                    if not (coastal[i] or near_enemy[i]) or not stack_ok[i]:
+                        continue
+                out.append({"kind": "sail", "unit": u.id, "to": dest})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        uid, to = order.get("unit"), order.get("to")
+        u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if u is None or u not in self.movers(state):
+            raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase")
+        if to not in self.destinations(state, u):
+            raise IllegalOrder("SSA-8.3" if isinstance(to, str) and to.isdigit() else "SSA-7.6",
+                               f"{u.id} cannot reach {to!r}: fleets sail through sea and coastal hexes, stop on "
+                               "entering an enemy naval ZOC, never enter enemy fleets, and use holding areas "
+                               "only beside their ocean")
+        if to.isdigit() and not _naval_room(state, u.side)[state.map.index(to)]:
+            raise IllegalOrder("SSA-9.3", f"{to} already holds 6 friendly naval units")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        start = u.location
+        u.location = order["to"]
+        u.props["sailed"] = True
+        for cargo in carried_by(state, u):
+            cargo.location = u.location
+        state.emit("sail", side=u.side, rule=self.rule, text=f"{u.id} sails {start} → {u.location}",
+                   unit=u.id, start=start, to=u.location)
+
+
+def _enemy_fleets(state: State, side: str) -> np.ndarray:
+    """Hexes holding enemy naval units other than submarines (SSA-7.3, 13.6)."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        out = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side != side and u.location.isdigit() and values.domain(state, u) == "naval" \
+                    and u.type != "submarine":
+                out[hm.index(u.location)] = True
+        return out
+
+    return state.derived(("ssa.enemy_fleets", side), compute)
+
+
+def _naval_room(state: State, side: str) -> np.ndarray:
+    """SSA-9.3: at most 6 naval units a hex."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        count = np.zeros(hm.size, dtype=np.int64)
+        for u in state.units_by_id.values():
+            if u.side == side and u.location.isdigit() and values.domain(state, u) == "naval":
+                count[hm.index(u.location)] += 1
+        return count < int(state.ruleset.tables["stacking"]["naval"]["limit_per_hex"])
+
+    return state.derived(("ssa.naval_room", side), compute)
+
+
+def carried_by(state: State, convoy: Unit) -> list[Unit]:
+    return [u for u in state.units_by_id.values() if u.props.get("carried") == convoy.id]
+
+
+def transport_points(state: State, unit: Unit) -> Fraction:
+    """SSA-7.7b: mechanized division 2, other divisions 1, air units 1 (table value per type)."""
+    return Fraction(str(values.value(state, unit, "transport_points", "1")))
+
+
+def capacity(state: State, convoy: Unit) -> Fraction:
+    """SSA-7.7a: a full convoy carries 4 transport points, a reduced one 2."""
+    key = "transport_capacity_reduced" if convoy.reduced else "transport_capacity"
+    return Fraction(values.value(state, convoy, key, 0) or 0)
+
+
+def _load(state: State, convoy: Unit) -> Fraction:
+    return sum((transport_points(state, u) for u in carried_by(state, convoy)), Fraction(0))
+
+
+class EmbarkOrder(OrderKind):
+    """SSA-7.7: cargo that started the phase in the convoy's coastal hex or box goes aboard."""
+
+    kind = "embark"
+    rule = "SSA-7.7"
+
+    def _convoys(self, state: State) -> list[Unit]:
+        side = state.decision.side
+        return [u for u in state.units_by_id.values() if u.side == side and u.type == "transport"
+                and u.location not in ("Eliminated", "unplaced", "Force pool")]
+
+    def _cargo(self, state: State, convoy: Unit) -> list[Unit]:
+        hm = state.map
+        here = convoy.location
+        if here.isdigit() and not hm.flag("coastal")[hm.index(here)]:
+            return []
+        return [u for u in state.units_by_id.values()
+                if u.side == convoy.side and u.location == here and values.domain(state, u) in ("land", "air")
+                and not u.props.get("carried") and not u.props.get("moved") and not u.props.get("mf_spent")
+                and not u.props.get("railed") and not frozen(state, u)]
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        out = []
+        for c in self._convoys(state):
+            room = capacity(state, c) - _load(state, c)
+            for u in self._cargo(state, c):
+                if transport_points(state, u) <= room:
+                    out.append({"kind": "embark", "convoy": c.id, "units": [u.id]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        cid, units = order.get("convoy"), order.get("units")
+        convoy = state.units_by_id.get(cid) if isinstance(cid, str) else None
+        if convoy is None or convoy not in self._convoys(state):
+            raise IllegalOrder(self.rule, f"{cid!r} is not one of your transport convoys")
+        if not isinstance(units, list) or not units:
+            raise IllegalOrder(self.rule, "name the units to embark")
+        eligible = {u.id for u in self._cargo(state, convoy)}
+        for uid in units:
+            if uid not in eligible:
+                raise IllegalOrder("SSA-7.7", f"{uid} cannot embark on {cid}: cargo must be a land or air "
+                                   "unit that has not moved, in the convoy's coastal hex or box")
+        load = _load(state, convoy) + sum((transport_points(state, state.unit(u)) for u in units), Fraction(0))
+        if load > capacity(state, convoy):
+            raise IllegalOrder("SSA-7.7a", f"{cid} carries {capacity(state, convoy)} transport points; "
+                               f"this cargo needs {load}")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        for uid in order["units"]:
+            state.unit(uid).flag("carried", order["convoy"])
+        state.emit("embark", side=state.decision.side, rule=self.rule,
+                   text=f"{', '.join(order['units'])} embark on {order['convoy']}",
+                   convoy=order["convoy"], units=order["units"])
+
+
+class DebarkOrder(OrderKind):
+    """SSA-7.7c, f, g: cargo lands in a coastal hex (never among enemy land or naval units)
+    or in a holding area; air units only where there is an airbase."""
+
+    kind = "debark"
+    rule = "SSA-7.7c"
+
+    def _where_ok(self, state: State, convoy: Unit, unit: Unit) -> str | None:
+        here = convoy.location
+        if not here.isdigit():
+            return None  # into a holding area
+        hm = state.map
+        i = hm.index(here)
+        if not hm.flag("coastal")[i]:
+            return "SSA-7.7e: cargo stays aboard at sea; it debarks only in a coastal hex or a box"
+        if enemy_present(state, unit.side)[i]:
+            return "SSA-7.7g: units may not debark among enemy land or naval units"
+        if values.domain(state, unit) == "air" and air_capacity(state)[i] <= 0:
+            return "SSA-7.7f: air units debark only where there is an airbase"
+        return None
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        out = []
+        for u in state.units_by_id.values():
+            if u.side == side and u.props.get("carried"):
+                convoy = state.unit(u.props["carried"])
+                if self._where_ok(state, convoy, u) is None:
+                    out.append({"kind": "debark", "convoy": convoy.id, "units": [u.id]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        units = order.get("units")
+        if not isinstance(units, list) or not units:
+            raise IllegalOrder(self.rule, "name the units to debark")
+        for uid in units:
+            u = state.units_by_id.get(uid)
+            if u is None or u.side != state.decision.side or u.props.get("carried") != order.get("convoy"):
+                raise IllegalOrder(self.rule, f"{uid!r} is not aboard {order.get('convoy')!r}")
+            why = self._where_ok(state, state.unit(order["convoy"]), u)
+            if why:
+                rule, text = why.split(": ", 1)
+                raise IllegalOrder(rule, text)
+        from workbench.rulesets.ssa.stacking import land_room
+
+        convoy = state.unit(order["convoy"])
+        if convoy.location.isdigit():
+            for uid in units:
+                refusal = land_room(state, convoy.side, convoy.location, state.unit(uid))
+                if refusal is not None:
+                    raise refusal
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        convoy = state.unit(order["convoy"])
+        for uid in order["units"]:
+            u = state.unit(uid)
+            u.flag("carried", None)
+            u.location = convoy.location
+            u.props["moved"] = state.step.path if state.step else "debarked"
+            u.props["mf_spent"] = 10**6  # debarked units move no further this phase
+        state.emit("debark", side=convoy.side, rule=self.rule,
+                   text=f"{', '.join(order['units'])} debark at {convoy.location}",
+                   convoy=convoy.id, units=order["units"], at=convoy.location)

@@ -1,0 +1,225 @@
+"""Undo, fork and replay, and two branches side by side.
+
+* **Undo** takes back the last order (``state.undo``); the kernel refuses to go
+  back past a die roll, and the panel says so.
+* **Fork** makes a what-if branch (``state.fork``) at the current position;
+  branches are listed and any one can be made the live game.
+* **Replay** is a slider over the game record: position *k* is
+  ``wb.replay(record, upto=k)`` (built incrementally, so scrubbing forward is
+  cheap) and the map redraws as it was after order *k*.  "Back to live" returns.
+* **Compare** draws a second branch beside the live one and lists what
+  differs: units, tracks, and the dice each branch rolled since they split.
+  Both branches share the seed and the dice state at the fork, so the same
+  rolls in the same order give the same dice.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+import ipywidgets as widgets
+
+from workbench.engine.errors import RecordError
+from workbench.engine.record import replay as record_replay
+from workbench.engine.state import State
+
+if TYPE_CHECKING:
+    from workbench.ui.workbench import Workbench
+
+
+def replay_state(state: State, upto: int) -> State:
+    """The position after the first ``upto`` orders of ``state``'s game."""
+    try:
+        return record_replay(state.record(), upto=upto)
+    except RecordError:  # an unsaved set-up: replay from the game object itself
+        s = state.game.new_state(state.seed)
+        for o in state.orders[:upto]:
+            s.apply(o)
+        return s
+
+
+def diff_states(a: State, b: State) -> list[str]:
+    out = []
+    for uid in sorted(set(a.units_by_id) | set(b.units_by_id)):
+        ua, ub = a.units_by_id.get(uid), b.units_by_id.get(uid)
+        if ua is None or ub is None:
+            out.append(f"{uid}: only in {'B' if ua is None else 'A'}")
+        elif (ua.location, ua.reduced) != (ub.location, ub.reduced):
+            out.append(f"{uid}: A {ua.location}{' (reduced)' if ua.reduced else ''} · "
+                       f"B {ub.location}{' (reduced)' if ub.reduced else ''}")
+    for k in sorted(set(a.tracks) | set(b.tracks)):
+        if a.tracks.get(k) != b.tracks.get(k):
+            out.append(f"track {k}: A {a.tracks.get(k)} · B {b.tracks.get(k)}")
+    return out
+
+
+def rolls_since(state: State, first_seq: int) -> list[str]:
+    return [f"{'+'.join(map(str, e['dice']))} ({e['purpose']})" for e in state.log[first_seq:]
+            if e["kind"] == "roll"]
+
+
+class HistoryPanel:
+    def __init__(self, wb: Workbench) -> None:
+        self.wb = wb
+        self.branches: dict[str, State] = {"main": wb.state}
+        self.fork_points: dict[str, int] = {"main": 0}
+        self.live = "main"
+        self._replay_cache: tuple[int, State] | None = None
+        self.replaying = False
+        lay = widgets.Layout(width="auto")
+        self.undo_btn = widgets.Button(description="Undo", icon="undo", layout=lay)
+        self.undo_btn.on_click(lambda _=None: self.undo())
+        self.fork_name = widgets.Text(placeholder="branch name", layout=widgets.Layout(width="140px"))
+        self.fork_btn = widgets.Button(description="Fork here", icon="code-fork", layout=lay)
+        self.fork_btn.on_click(lambda _=None: self.fork())
+        self.branch = widgets.Dropdown(description="live", options=["main"], value="main",
+                                       style={"description_width": "35px"}, layout=widgets.Layout(width="200px"))
+        self.branch.observe(lambda ch: self.wb._guard(self.switch, ch["new"]), names="value")
+        self.slider = widgets.IntSlider(description="replay", min=0, max=0, value=0, continuous_update=False,
+                                        layout=widgets.Layout(width="420px"))
+        self.slider.observe(lambda ch: self.wb._guard(self.show_replay, ch["new"]), names="value")
+        self.live_btn = widgets.Button(description="Back to live", layout=lay)
+        self.live_btn.on_click(lambda _=None: self.back_to_live())
+        self.replay_info = widgets.HTML()
+        self.compare_with = widgets.Dropdown(description="compare", options=[], style={"description_width": "60px"},
+                                             layout=widgets.Layout(width="220px"))
+        self.compare_btn = widgets.Button(description="Side by side", layout=lay)
+        self.compare_btn.on_click(lambda _=None: self.compare())
+        self.compare_box = widgets.HBox()
+        self.compare_info = widgets.HTML()
+        self.compare_view = None
+        self.info = widgets.HTML()
+        self.widget = widgets.VBox([
+            widgets.HBox([self.undo_btn, self.fork_name, self.fork_btn, self.branch]), self.info,
+            widgets.HBox([self.slider, self.live_btn]), self.replay_info,
+            widgets.HBox([self.compare_with, self.compare_btn]), self.compare_info, self.compare_box])
+
+    # -- undo / fork / switch ---------------------------------------------------------------
+    def undo(self) -> bool:
+        st = self.wb.state
+        if self.replaying:
+            self.back_to_live()
+        if not st.undo():
+            self.wb.say("Cannot undo: dice were rolled since the last order (the kernel never takes "
+                        "back a die roll), or there is nothing to undo.", "warn")
+            return False
+        self.wb.changed()
+        self.wb.say(f"Undone; back at {' / '.join(st.clock)}.", "ok")
+        return True
+
+    def fork(self, name: str | None = None) -> str:
+        name = (name or self.fork_name.value.strip() or f"branch-{len(self.branches)}")
+        while name in self.branches:
+            name += "'"
+        st = self.wb.state
+        self.branches[name] = st.fork()
+        self.fork_points[name] = len(st.log)
+        self.fork_name.value = ""
+        self.refresh()
+        self.wb.say(f"Forked '{name}' at order #{len(st.orders)} ({' / '.join(st.clock)}); "
+                    f"'{self.live}' stays live. Pick '{name}' under 'live' to play it.", "ok")
+        return name
+
+    def switch(self, name: str) -> None:
+        if name == self.live or name not in self.branches:
+            return
+        self.live = name
+        self.replaying = False
+        self.wb.set_state(self.branches[name], message=f"Now playing branch '{name}'.")
+
+    def adopt(self, state: State, name: str = "main") -> None:
+        """A new game (from the set-up panel): forget the old branches."""
+        self.branches = {name: state}
+        self.fork_points = {name: 0}
+        self.live = name
+        self._replay_cache = None
+
+    # -- replay -------------------------------------------------------------------------------
+    def replay_at(self, k: int) -> State:
+        st = self.branches[self.live]
+        cache = self._replay_cache
+        if cache and cache[0] <= k and cache[1].orders == st.orders[:cache[0]]:
+            s = cache[1].fork()
+            for o in st.orders[cache[0]:k]:
+                s.apply(o)
+        else:
+            s = replay_state(st, k)
+        self._replay_cache = (k, s)
+        return s
+
+    def show_replay(self, k: int) -> None:
+        st = self.branches[self.live]
+        if k >= len(st.orders):
+            self.back_to_live()
+            return
+        s = self.replay_at(k)
+        self.replaying = True
+        self.wb.map.refresh(s, self.wb.side)
+        o = st.orders[k - 1] if k > 0 else None
+        note = st.annotations.get(k - 1)
+        self.replay_info.value = (
+            f"<b>Replay</b>: after order {k} of {len(st.orders)} — {html.escape(' / '.join(s.clock))}"
+            + (f"; order: <code>{html.escape(str(o))}</code>" if o else " (the start)")
+            + (f"; note: {html.escape(' '.join(note.get('marks', [])))} {html.escape(note.get('comment', ''))}"
+               if note else "")
+            + ". The live game is unchanged; clicks are off until 'Back to live'.")
+        self.wb.mode = "replay"
+
+    def back_to_live(self) -> None:
+        self.replaying = False
+        self.wb.mode = "play"
+        self.replay_info.value = ""
+        self.slider.unobserve_all("value")
+        self.slider.value = self.slider.max
+        self.slider.observe(lambda ch: self.wb._guard(self.show_replay, ch["new"]), names="value")
+        self.wb.changed()
+
+    # -- compare --------------------------------------------------------------------------------
+    def compare(self, other: str | None = None) -> list[str]:
+        other = other or self.compare_with.value
+        if not other or other not in self.branches:
+            self.wb.say("Fork a branch first, then compare it with the live one.", "warn")
+            return []
+        a, b = self.wb.state, self.branches[other]
+        from workbench.ui.mapview import MapView
+
+        if self.compare_view is None or self.compare_view.state.map is not b.map:
+            self.compare_view = MapView(b, width=self.wb.width // 2, height=self.wb.height // 2,
+                                        side=self.wb.side, title=f"B: {other}")
+            self.compare_box.children = [self.wb._bokeh(self.compare_view.fig)]
+        else:
+            self.compare_view.fig.title.text = f"B: {other}"
+            self.compare_view.refresh(b, self.wb.side)
+        diffs = diff_states(a, b)
+        start = min(self.fork_points.get(other, 0), self.fork_points.get(self.live, 0))
+        ra, rb = rolls_since(a, start), rolls_since(b, start)
+        same = sum(1 for x, y in zip(ra, rb, strict=False) if x.split(" ")[0] == y.split(" ")[0])
+        self.compare_info.value = (
+            f"<b>A</b> = live '{html.escape(self.live)}' ({len(a.orders)} orders) · <b>B</b> = "
+            f"'{html.escape(other)}' ({len(b.orders)} orders). {len(diffs)} difference(s):"
+            "<ul>" + "".join(f"<li>{html.escape(d)}</li>" for d in diffs[:40]) + "</ul>"
+            f"Dice since the split — A: {html.escape(', '.join(ra[:8]) or 'none')}; "
+            f"B: {html.escape(', '.join(rb[:8]) or 'none')} ({same} of {min(len(ra), len(rb))} "
+            "paired rolls equal: same seed, same dice stream).")
+        return diffs
+
+    def refresh(self) -> None:
+        st = self.wb.state
+        self.undo_btn.disabled = not st.can_undo
+        names = list(self.branches)
+        if list(self.branch.options) != names:
+            self.branch.unobserve_all("value")
+            self.branch.options = names
+            self.branch.value = self.live
+            self.branch.observe(lambda ch: self.wb._guard(self.switch, ch["new"]), names="value")
+        others = [n for n in names if n != self.live]
+        if list(self.compare_with.options) != others:
+            self.compare_with.options = others
+        if not self.replaying:
+            self.slider.unobserve_all("value")
+            self.slider.max = len(st.orders)
+            self.slider.value = len(st.orders)
+            self.slider.observe(lambda ch: self.wb._guard(self.show_replay, ch["new"]), names="value")
+        self.info.value = (f"{len(st.orders)} orders; undo {'possible' if st.can_undo else 'not possible (a die was rolled since, or nothing to undo)'}; "
+                           f"branches: {', '.join(html.escape(n) for n in names)}.")

@@ -1,0 +1,276 @@
+"""Order entry: clicks on the map, and a widget for every other kind of decision.
+
+Everything comes from the kernel: the open kinds from ``state.decision``, the
+choices from ``state.legal_orders_of(kind)``, and the reason for a refusal
+from the :class:`~workbench.IllegalOrder` that ``state.apply`` raises.
+
+Map clicks
+----------
+* a click on a hex holding a unit with legal orders that name a destination
+  (``{"unit": .., "path": [..]}`` or ``{"unit": .., "to": ..}``: moves, rail
+  moves, retreats) selects it, and its legal destinations light up;
+  clicking the same hex again walks through the stack;
+* a click on a lit hex applies that legal order;
+* a click on any other hex sends the order the player evidently meant (a
+  straight path there) to the kernel, which refuses it and says which rule
+  forbids it; the panel shows that message and the state is untouched;
+* a click on an enemy stack while an attack is open picks it as the target
+  of the attack planner.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.state import FLOW_ORDERS
+from workbench.ui.mapview import hex_line, neighbour_labels
+
+if TYPE_CHECKING:
+    from workbench.ui.workbench import Workbench
+
+MAX_CHOICES = 300
+
+
+def destination(order: dict[str, Any]) -> str | None:
+    """The hex an order sends its unit to, if it has one."""
+    if isinstance(order.get("path"), list) and order["path"]:
+        return order["path"][-1]
+    to = order.get("to")
+    return to if isinstance(to, str) else None
+
+
+def describe(order: dict[str, Any]) -> str:
+    """Plain words for an order (for drop-downs and the log of the panel)."""
+    kind = order.get("kind", "?")
+    parts = []
+    for k, v in order.items():
+        if k == "kind":
+            continue
+        if k == "path" and isinstance(v, list):
+            parts.append(f"to {v[-1]} ({len(v)} hex{'es' if len(v) != 1 else ''})" if v else "path []")
+        elif isinstance(v, list):
+            parts.append(f"{k} {', '.join(map(str, v))}")
+        else:
+            parts.append(f"{k} {v}")
+    return f"{kind}: " + "; ".join(parts) if parts else kind
+
+
+class OrderEntry:
+    """The order-entry panel and the map-click controller."""
+
+    def __init__(self, wb: Workbench) -> None:
+        self.wb = wb
+        self._cache: dict[str, list[dict[str, Any]]] = {}
+        self._cache_key: tuple | None = None
+        self.selected: str | None = None
+        self.reach: dict[str, dict[str, Any]] = {}
+        self.title = widgets.HTML()
+        self.hint = widgets.HTML()
+        self.unit_box = widgets.HTML()
+        self.kind_box = widgets.VBox()
+        self.clear_btn = widgets.Button(description="Clear selection", layout=widgets.Layout(width="140px"))
+        self.clear_btn.on_click(lambda _=None: self.select(None))
+        self.widget = widgets.VBox([self.title, self.unit_box, self.clear_btn, self.hint, self.kind_box],
+                                   layout=widgets.Layout(width="100%"))
+        self.widget.add_class("wb-orders")
+
+    # -- legal orders, cached per position ---------------------------------------------
+    def _key(self) -> tuple:
+        s = self.wb.state
+        return (id(s), len(s.orders), len(s.log), len(s.frames))
+
+    def legal(self, kind: str) -> list[dict[str, Any]]:
+        key = self._key()
+        if key != self._cache_key:
+            self._cache, self._cache_key = {}, key
+        if kind not in self._cache:
+            self._cache[kind] = self.wb.state.legal_orders_of(kind)
+        return self._cache[kind]
+
+    def invalidate(self) -> None:
+        self._cache, self._cache_key = {}, None
+
+    def map_kinds(self) -> list[str]:
+        """Open kinds whose orders move one unit to one hex (clickable on the map)."""
+        d = self.wb.state.decision
+        if d is None:
+            return []
+        return [k for k in d.kinds if k not in FLOW_ORDERS and k not in self.wb.planner.kinds()
+                and k in self.wb.clickable_kinds]
+
+    def unit_orders(self, uid: str) -> dict[str, dict[str, Any]]:
+        """{destination hex: legal order} for one unit, over every clickable open kind."""
+        out: dict[str, dict[str, Any]] = {}
+        for kind in self.map_kinds():
+            for o in self.legal(kind):
+                if o.get("unit") == uid:
+                    dest = destination(o)
+                    if dest is not None and dest not in out:
+                        out[dest] = o
+        return out
+
+    # -- selection ------------------------------------------------------------------------
+    def select(self, uid: str | None) -> None:
+        self.selected = uid
+        self.reach = self.unit_orders(uid) if uid else {}
+        self.wb.map.selected_unit = uid
+        self.wb.show_selection()
+        self.refresh_unit()
+
+    def refresh_unit(self) -> None:
+        uid = self.selected
+        if uid is None:
+            self.unit_box.value = "<i>No unit selected. Click one of your units on the map.</i>"
+            return
+        u = self.wb.state.unit(uid)
+        kinds = sorted({o["kind"] for o in self.reach.values()})
+        self.unit_box.value = (
+            f"<b>Selected:</b> <span class='wb-selected'>{html.escape(uid)}</span> "
+            f"({html.escape(u.type.replace('_', ' '))}{', reduced' if u.reduced else ''}) at "
+            f"{u.location}. <b>{len(self.reach)}</b> legal destination(s)"
+            + (f" by {', '.join(kinds)}" if kinds else "") + ", lit on the map.")
+
+    # -- clicks -------------------------------------------------------------------------
+    def click(self, label: str) -> None:
+        wb = self.wb
+        state = wb.state
+        if state.decision is None:
+            wb.say(f"The game is over: {state.result}", "info")
+            return
+        if self.selected and label in self.reach:
+            order = self.reach[label]
+            uid = self.selected
+            self.select(None)
+            if wb.apply(order):
+                wb.say(f"{describe(order)} — done.", "ok")
+            else:
+                self.select(uid)
+            return
+        here = [u for u in state.units_at(label)]
+        mine = [u for u in here if u.side == state.decision.side and wb.may_command(u.side)]
+        movable = [u.id for u in mine if self.unit_orders(u.id)]
+        if movable:
+            ids = sorted(movable)
+            nxt = ids[(ids.index(self.selected) + 1) % len(ids)] if self.selected in ids else ids[0]
+            self.select(nxt)
+            wb.say(f"{nxt} selected: click a lit hex to give the order.", "info")
+            return
+        if self.selected:
+            self._explain_refusal(self.selected, label)
+            return
+        enemy = [u for u in here if u.side != state.decision.side]
+        if enemy and wb.planner.open_kind():
+            wb.planner.set_target(label)
+            wb.say(f"Target {label} set in the attack planner.", "info")
+            wb.focus_tab("Attack planner")
+            return
+        if mine or here:
+            self._explain_no_orders(here[0].id if not mine else mine[0].id, label)
+            return
+        wb.say(wb.hex_info(label), "info")
+
+    def _explain_refusal(self, uid: str, label: str) -> None:
+        """Ask the kernel why the selected unit cannot go to ``label``."""
+        state = self.wb.state
+        u = state.unit(uid)
+        kinds = sorted({o["kind"] for o in self.reach.values()}) or ["move"]
+        kind = "move" if "move" in kinds else kinds[0]
+        if kind == "move":
+            order = {"kind": "move", "unit": uid, "path": hex_line(state, u.location, label) or [label]}
+        else:
+            order = {"kind": kind, "unit": uid, "to": label}
+        if label == u.location:
+            self.select(None)
+            self.wb.say(f"{uid} deselected.", "info")
+            return
+        if not self.wb.apply(order):
+            return  # wb.apply showed the kernel's reason
+        self.select(None)
+        self.wb.say(f"{describe(order)} — done.", "ok")
+
+    def _explain_no_orders(self, uid: str, label: str) -> None:
+        state = self.wb.state
+        d = state.decision
+        u = state.unit(uid)
+        if "move" in d.kinds and u.location.isdigit():
+            nb = neighbour_labels(state, u.location)
+            try:
+                state.apply({"kind": "move", "unit": uid, "path": [nb[0]]})
+            except IllegalOrder as exc:
+                self.wb.refuse(exc, f"{uid} at {label}")
+                return
+            else:  # pragma: no cover - it had no listed orders but the move was legal
+                state.undo()
+        self.wb.say(f"{uid} at {label} has nothing to do now: {d.side} must decide "
+                    f"'{d.prompt}' ({d.rule}); open: {', '.join(d.kinds)}.", "warn")
+
+    # -- the panel ------------------------------------------------------------------------
+    def refresh(self) -> None:
+        wb = self.wb
+        state = wb.state
+        d = state.decision
+        if self.selected and (self.selected not in state.units_by_id or not self.unit_orders(self.selected)):
+            self.select(None)
+        if d is None:
+            self.title.value = f"<b>Game over:</b> {html.escape(str(state.result))}"
+            self.kind_box.children = []
+            self.hint.value = ""
+            return
+        self.title.value = (f"<b>{html.escape(d.side)}</b> to decide: {html.escape(d.prompt)} "
+                            f"<span class='wb-rule'>[{html.escape(d.rule)}]</span>")
+        clickable = self.map_kinds()
+        self.hint.value = (f"Click a unit, then a lit hex ({', '.join(clickable)})." if clickable else "")
+        key = (id(state), d.side, d.kind, d.kinds, state.step.path if state.step else "",
+               tuple(sorted((k, len(self.legal(k))) for k in d.kinds
+                            if k not in clickable and k not in FLOW_ORDERS and k not in wb.planner.kinds())))
+        if key == getattr(self, "_rows_key", None):
+            self.refresh_unit()
+            return  # same open kinds and the same choices: keep the widgets (no comm traffic)
+        self._rows_key = key
+        rows = []
+        for kind in d.kinds:
+            if kind in ("end_step", "pass"):
+                continue
+            if kind in wb.planner.kinds():
+                rows.append(widgets.HTML(f"<b>{kind}</b>: use the <i>Attack planner</i> tab "
+                                         "(or click an enemy stack)."))
+                continue
+            rows.append(self._kind_row(kind, lazy=kind in clickable and kind in self.wb.big_kinds))
+        self.kind_box.children = rows
+        self.refresh_unit()
+
+    def _kind_row(self, kind: str, lazy: bool) -> widgets.Widget:
+        dd = widgets.Dropdown(options=[], layout=widgets.Layout(width="70%"), description=kind,
+                              style={"description_width": "110px"})
+        go = widgets.Button(description=f"Apply {kind}", button_style="primary",
+                            layout=widgets.Layout(width="auto"))
+        go.add_class(f"wb-apply-{kind}")
+
+        def fill(_=None) -> None:
+            orders = self.legal(kind)[:MAX_CHOICES]
+            dd.options = [(describe(o), json.dumps(o, sort_keys=True)) for o in orders] or [("(none legal now)", "")]
+            dd.index = 0
+
+        if lazy:
+            listing = widgets.Button(description="list all", layout=widgets.Layout(width="auto"))
+            listing.on_click(fill)
+            dd.options = [("(click a unit on the map, or 'list all')", "")]
+            dd.index = 0
+        else:
+            fill()
+
+        def apply(_=None) -> None:
+            if not dd.value:
+                self.wb.say(f"Choose a {kind} order first.", "warn")
+                return
+            order = json.loads(dd.value)
+            if self.wb.apply(order):
+                self.wb.say(f"{describe(order)} — done.", "ok")
+
+        go.on_click(apply)
+        return widgets.HBox([dd, go] + ([listing] if lazy else []))

@@ -1,0 +1,333 @@
+"""``wb.ui.Workbench``: one ipywidgets layout with the map, the panels and the charts.
+
+The workbench is generic over rulesets.  It reads ``state.decision``,
+``state.legal_orders()`` / ``state.legal_orders_of(kind)``, the event log and
+the map, and sends orders through ``state.apply``; the few numbers only the
+rules know come through :mod:`workbench.ui.protocol`.
+
+Layout::
+
+    title · view (umpire / one side) · message line (refusals name their rule)
+    ┌ map (bokeh, patched) ───────────────┐ ┌ phase outline + play buttons ┐
+    │ overlays: control supply ZOC air fog │ │ order entry (clicks, widgets)│
+    └──────────────────────────────────────┘ └──────────────────────────────┘
+    tabs: Attack planner · Log · Undo, fork & replay · Set-up · Charts
+    output (tracebacks of callbacks, never bare prints)
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.game import Game
+from workbench.engine.state import State
+from workbench.ui import protocol
+from workbench.ui.charts import ChartsPanel
+from workbench.ui.history import HistoryPanel
+from workbench.ui.log import LogPanel
+from workbench.ui.mapview import MapView
+from workbench.ui.orders import OrderEntry
+from workbench.ui.outline import Outline
+from workbench.ui.planner import Planner
+from workbench.ui.setup import SetupPanel
+
+CSS = """
+<style>
+.wb-rule { color:#7a4b00; font-family:monospace; font-size:90%; }
+.wb-msg { padding:4px 8px; border-radius:4px; min-height:1.6em; }
+.wb-msg-ok { background:#e6f4ea; } .wb-msg-info { background:#eef3fb; }
+.wb-msg-warn { background:#fff4d6; } .wb-msg-refused { background:#fde7e7; border:1px solid #d93025; }
+.wb-you-are-here { background:#ffd400; padding:0 4px; border-radius:3px; font-size:85%; }
+.wb-here { background:#fff8cc; }
+.wb-outline { font-size:12px; line-height:1.35; max-height:330px; overflow:auto; }
+.wb-decision { background:#f3f3f3; padding:4px 6px; border-left:4px solid #1f77b4; font-size:12.5px; }
+.wb-table { border-collapse:collapse; font-size:12px; margin:4px 0; }
+.wb-table td, .wb-table th { border:1px solid #ddd; padding:1px 6px; }
+.wb-log-table { border-collapse:collapse; font-size:11.5px; }
+.wb-log-table td, .wb-log-table th { border-bottom:1px solid #eee; padding:1px 5px; text-align:left; }
+.wb-ev-roll td { background:#fffbe6; }
+.wb-interrupt { color:#b00020; }
+</style>
+"""
+TABS = ("Attack planner", "Log", "Undo, fork & replay", "Set-up", "Charts")
+
+
+class Workbench:
+    """The JupyterLab workbench around one game state (or a game: a fresh state is made).
+
+    ``side=None`` is the umpire view; a side name shows that side's view with
+    the fog-of-war rules (``ruleset.view``) and lets clicks command only it.
+    """
+
+    def __init__(self, state_or_game: State | Game, *, seed: int = 0, side: str | None = None,
+                 width: int = 860, height: int = 600) -> None:
+        if isinstance(state_or_game, Game):
+            state_or_game = state_or_game.new_state(seed)
+        self.state: State = state_or_game
+        self.side = side
+        self.width, self.height = width, height
+        self.timings: dict[str, float] = {}
+        self.track_history: dict[str, dict[str, Any]] = {}
+        #: order kinds the map click handles (orders with a unit and a destination hex)
+        self.clickable_kinds = {"move", "rail", "retreat", "sail", "fly", "advance", "deploy", "redeploy"}
+        #: kinds whose legal orders can run to thousands: listed in a drop-down only on request
+        self.big_kinds = {"move", "rail", "sail"}
+        self.out = widgets.Output(layout=widgets.Layout(max_height="200px", overflow="auto"))
+        self.message = widgets.HTML(value="<div class='wb-msg wb-msg-info'>Ready.</div>")
+        self.message.add_class("wb-message")
+        self.last_message = ("", "info")
+        self._oos: set[str] | None = None
+        self.overlay_on = {"control": False, "supply": False, "zoc": False, "airrange": True, "fog": True}
+
+        self.map = MapView(self.state, width=width, height=height, side=side)
+        self.map.on_click(self._on_click)
+        self.map_box = widgets.Box([self._bokeh(self.map.fig)])
+        self.map_box.add_class("wb-map")
+        self.orders = OrderEntry(self)
+        self.planner = Planner(self)
+        self.outline = Outline(self, seed=seed)
+        self.log = LogPanel(self)
+        self.history = HistoryPanel(self)
+        self.setup = SetupPanel(self)
+        self.charts = ChartsPanel(self)
+        self.mode = "play"  # or "setup": clicks edit the position
+
+        sides = [("umpire", "umpire")] + [(s, s) for s in self.state.ruleset.sides]
+        self.view_toggle = widgets.ToggleButtons(options=sides, value=side or "umpire",
+                                                 description="view", style={"button_width": "70px"})
+        self.view_toggle.observe(lambda ch: self._guard(self.set_side, None if ch["new"] == "umpire" else ch["new"]),
+                                 names="value")
+        self.overlay_boxes = {}
+        for name, label in (("control", "control"), ("supply", "out of supply"), ("zoc", "enemy ZOC"),
+                            ("airrange", "air range"), ("fog", "fog of war")):
+            cb = widgets.Checkbox(value=self.overlay_on[name], description=label, indent=False,
+                                  layout=widgets.Layout(width="120px"))
+            cb.observe(lambda ch, n=name: self._guard(self.toggle_overlay, n, ch["new"]), names="value")
+            self.overlay_boxes[name] = cb
+        self.title = widgets.HTML()
+        self.tabs = widgets.Tab(children=[self.planner.widget, self.log.widget, self.history.widget,
+                                          self.setup.widget, self.charts.widget])
+        self.tabs.titles = TABS
+        self.tabs.observe(lambda ch: self._guard(self._tab_changed), names="selected_index")
+        right = widgets.VBox([widgets.HTML("<b>Phase outline</b>"), self.outline.widget,
+                              widgets.HTML("<b>Orders</b>"), self.orders.widget],
+                             layout=widgets.Layout(min_width="380px", width="430px", overflow="auto"))
+        left = widgets.VBox([self.map_box, widgets.HBox(list(self.overlay_boxes.values()))],
+                            layout=widgets.Layout(min_width=f"{width + 12}px"))
+        self.widget = widgets.VBox([
+            widgets.HTML(CSS), self.title, widgets.HBox([self.view_toggle]), self.message,
+            widgets.HBox([left, right]), self.tabs, self.out])
+        self.widget.add_class("wb-workbench")
+        self.changed()
+
+    # -- jupyter display ---------------------------------------------------------------------------
+    @staticmethod
+    def _bokeh(fig: Any) -> widgets.Widget:
+        from jupyter_bokeh.widgets import BokehModel
+
+        return BokehModel(fig)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    def _repr_mimebundle_(self, **kw: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kw)
+
+    # -- messages ------------------------------------------------------------------------------------
+    def say(self, text: str, level: str = "info") -> None:
+        self.last_message = (text, level)
+        self.message.value = f"<div class='wb-msg wb-msg-{level}'>{html.escape(text)}</div>"
+
+    def refuse(self, exc: IllegalOrder, what: str = "") -> None:
+        """Show the kernel's refusal: the rule and why, nothing changed."""
+        self.last_message = (f"{exc.rule}: {exc.why}", "refused")
+        self.message.value = (f"<div class='wb-msg wb-msg-refused'><b>Refused</b>{(' (' + html.escape(what) + ')') if what else ''}: "
+                              f"{html.escape(exc.why)} <span class='wb-rule'>[rule {html.escape(exc.rule)}]</span>"
+                              f"<br><small>Nothing was changed.</small></div>")
+
+    def _guard(self, fn: Any, *args: Any) -> Any:
+        """Run a callback with its output (and any traceback) captured in the Output widget."""
+        with self.out:
+            try:
+                return fn(*args)
+            except Exception as exc:  # noqa: BLE001 - the widget must keep working
+                self.say(f"Internal error: {type(exc).__name__}: {exc}", "refused")
+                raise
+
+    # -- the state -------------------------------------------------------------------------------
+    def may_command(self, side: str) -> bool:
+        return self.side is None or self.side == side
+
+    def apply(self, order: dict[str, Any]) -> bool:
+        """Send one order to the kernel; show its refusal, or refresh everything."""
+        d = self.state.decision
+        if d is not None and not self.may_command(d.side):
+            self.say(f"This is the {self.side} view; {d.side} owes the decision ('{d.prompt}').", "warn")
+            return False
+        try:
+            self.state.apply(order)
+        except IllegalOrder as exc:
+            self.refuse(exc, order.get("kind", ""))
+            return False
+        self.changed()
+        return True
+
+    def set_state(self, state: State, *, message: str = "") -> None:
+        """Switch the workbench to another state (a fork, a replay, a new set-up)."""
+        same_map = state.map is self.state.map
+        self.state = state
+        self.orders.selected = None
+        self.map.selected_unit = None
+        if same_map:
+            self.map.state = state
+        else:
+            self.map = MapView(state, width=self.width, height=self.height, side=self.side)
+            self.map.on_click(self._on_click)
+            self.map_box.children = [self._bokeh(self.map.fig)]
+        self.outline.policies = {s: p for s, p in self.outline.policies.items() if s in state.ruleset.sides}
+        self.changed()
+        if message:
+            self.say(message, "ok")
+
+    def set_side(self, side: str | None) -> None:
+        self.side = side
+        self.orders.select(None)
+        self.changed()
+        self.say(f"Showing the {'umpire' if side is None else side} view.", "info")
+
+    def changed(self) -> None:
+        """Refresh everything after the state changed (patching sources, never rebuilding the map)."""
+        t0 = time.perf_counter()
+        st = self.state
+        self.orders.invalidate()
+        self.track_history[st.turn_label] = {
+            "tracks": dict(st.tracks), "objectives": protocol.objectives(st), "turn": st.turn}
+        self._oos = protocol.unit_out_of_supply(st) if self.overlay_on["supply"] else None
+        self.map.state = st
+        with self.map.batch():
+            self.refresh_overlays()
+            self.show_selection()  # redraws the counters once
+        d = st.decision
+        self.title.value = (f"<h3 style='margin:2px 0'>{html.escape(st.game.scenario.title)} "
+                            f"<small>({html.escape(st.ruleset.name)}, seed {st.seed})</small></h3>"
+                            f"<div><b>{html.escape(' / '.join(st.clock))}</b> — "
+                            + (html.escape(str(d)) if d else f"game over: {html.escape(str(st.result))}")
+                            + "</div>")
+        self.outline.refresh()
+        self.orders.refresh()
+        self.planner.refresh()
+        self.history.refresh()
+        self.log.dirty = True
+        if self.tabs.selected_index == TABS.index("Log"):
+            self.log.refresh()
+        self.charts.dirty = True
+        if self.tabs.selected_index == TABS.index("Charts"):
+            self.charts.refresh()
+        self.timings["refresh"] = time.perf_counter() - t0
+
+    def refresh_overlays(self) -> None:
+        st, m = self.state, self.map
+        names = tuple(n for n in ("control", "supply", "zoc") if self.overlay_on[n])
+        layers = protocol.overlays(st, self.side, names) if names else {}
+        for n in ("control", "supply", "zoc"):
+            if self.overlay_on[n]:
+                m.set_overlay_codes(n, layers.get(n), skip_water=(n == "control"))
+            else:
+                m.set_overlay(n, [])
+        fog = []
+        if self.overlay_on["fog"] and self.side is not None:
+            view = st.ruleset.view(st, self.side)
+            fog = list(getattr(view, "hidden_hexes", []) or [])
+        m.set_overlay("fog", fog, "#555555")
+
+    def toggle_overlay(self, name: str, on: bool) -> None:
+        self.overlay_on[name] = on
+        if name == "supply":
+            self._oos = protocol.unit_out_of_supply(self.state) if on else None
+        with self.map.batch():
+            self.refresh_overlays()
+            self.show_selection()
+
+    def show_selection(self) -> None:
+        with self.map.batch():
+            self._show_selection()
+
+    def _show_selection(self) -> None:
+        m, o = self.map, self.orders
+        uid = o.selected
+        if uid is None:
+            m.set_overlay("reach", [])
+            m.set_overlay("selected", [])
+            m.set_overlay("airrange", [])
+            m.refresh(self.state, self.side, oos=self._oos)
+            return
+        u = self.state.unit(uid)
+        m.set_overlay("reach", list(o.reach), "#ffd400")
+        m.set_overlay("selected", [u.location], "#ff7f0e")
+        rng = protocol.air_range(self.state, u) if self.overlay_on["airrange"] else None
+        if rng and u.location.isdigit():
+            hm = self.state.map
+            d = hm.grid.distance(np.full(hm.size, hm.index(u.location)), np.arange(hm.size))
+            m.set_overlay("airrange", np.nonzero(d <= rng)[0], "#9467bd")
+        else:
+            m.set_overlay("airrange", [])
+        m.refresh(self.state, self.side, oos=self._oos)
+
+    def show_targets(self, hexes: list[str]) -> None:
+        self.map.set_overlay("targets", hexes, "#d62728")
+
+    def focus_tab(self, title: str) -> None:
+        self.tabs.selected_index = TABS.index(title)
+
+    def _tab_changed(self) -> None:
+        if self.tabs.selected_index == TABS.index("Charts") and self.charts.dirty:
+            self.charts.refresh()
+        if self.tabs.selected_index == TABS.index("Log") and self.log.dirty:
+            self.log.refresh()
+
+    def hex_info(self, label: str) -> str:
+        hm = self.state.map
+        i = hm.index(label)
+        m = self.map
+        bits = [f"{label}: {hm.hexes['terrain'][i]}"]
+        if "country" in hm.hexes.columns and hm.hexes["country"][i]:
+            bits.append(hm.hexes["country"][i])
+        if m.places_text[i]:
+            bits.append(m.places_text[i])
+        if m.features[i]:
+            bits.append(m.features[i])
+        if m.stack_tip(label):
+            bits.append(m.stack_tip(label))
+        return ", ".join(bits) + "."
+
+    # -- clicks ------------------------------------------------------------------------------------
+    def _on_click(self, label: str) -> None:
+        self._guard(self.click, label)
+
+    def click(self, label: str) -> None:
+        """A tap on hex ``label`` (the browser calls this through the map; tests call it directly)."""
+        t0 = time.perf_counter()
+        if self.mode == "setup":
+            self.setup.click(label)
+        elif self.mode == "replay":
+            self.say("Replaying: press 'Back to live' (Undo, fork & replay tab) to give orders again.", "warn")
+        else:
+            self.orders.click(label)
+        self.timings["click"] = time.perf_counter() - t0
+
+    # -- sharing -----------------------------------------------------------------------------------
+    def export_html(self, path: str | Path) -> Path:
+        """One standalone page with the map, the charts and the log; opens offline, no kernel."""
+        from workbench.ui.export import workbench_page
+
+        return workbench_page(self.state, path, side=self.side,
+                              charts=self.charts.build(fresh=True).figures())
