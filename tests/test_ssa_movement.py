@@ -83,11 +83,27 @@ def test_ssa_5_5_zoc_enter_plus_one_leave_plus_one_zoc_to_zoc_plus_two(start):
     assert moved(s3, "GE-inf", ["0803"]) == 2
 
 
+def test_ssa_5_G_move_by_destination_takes_the_cheapest_route(start):
+    s = start([{**GE_PZ, "at": "0406"}])
+    moves = {o["to"] for o in s.legal_orders_of("move") if o["unit"] == "GE-pz"}
+    assert "1006" in moves  # by road through the mountains
+    s.apply({"kind": "move", "unit": "GE-pz", "to": "0906"})
+    assert s.unit("GE-pz").props["mf_spent"] == 2.5  # five road hexes at 1/2
+    import json
+
+    assert json.loads(s.events().filter(kind="move")["data"].item())["path"] == ["0506", "0606", "0706", "0806", "0906"]
+    with pytest.raises(IllegalOrder, match="has 5.5 movement points; the cheapest route to 0312 costs"):
+        s.apply({"kind": "move", "unit": "GE-pz", "to": "0312"})
+
+
 def test_ssa_5_1_never_enter_enemy_hex(start):
     s = start([{**GE_INF, "at": "0804"}, {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0905"}])
     before = s.digest()
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "move", "unit": "GE-inf", "path": ["0905"]})
+    assert exc.value.rule == "SSA-5.1"
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "move", "unit": "GE-inf", "to": "0905"})
     assert exc.value.rule == "SSA-5.1"
     assert s.digest() == before
 
@@ -137,7 +153,7 @@ def test_ssa_9_1_stack_limit_at_the_end_of_a_move_not_while_passing(start):
         s.apply({"kind": "move", "unit": "GE-reg", "path": ["0601"]})
     assert exc.value.rule == "SSA-9.1" and "would hold 3.33333 land division-equivalents" in exc.value.why
     assert s.digest() == before
-    assert not any(o.get("path", [None])[-1] == "0601" for o in s.legal_orders_of("move") if o["unit"] == "GE-reg")
+    assert not any(o["to"] == "0601" for o in s.legal_orders_of("move") if o["unit"] == "GE-reg")
     s.apply({"kind": "move", "unit": "GE-reg", "path": ["0601", "0501"]})  # passing through is free
     assert s.unit("GE-reg").location == "0501"
 

@@ -29,7 +29,7 @@ def test_click_unit_lights_its_legal_destinations_and_click_moves_it(toy_state):
     to_kind(wb, "move")
     wb.click("0503")  # GE-pz at Midtown
     assert wb.orders.selected == "GE-pz"
-    legal = {o["path"][-1] for o in toy_state.legal_orders_of("move") if o["unit"] == "GE-pz"}
+    legal = {o["to"] for o in toy_state.legal_orders_of("move") if o["unit"] == "GE-pz"}
     assert set(wb.map.overlay_hexes("reach")) == legal and "0604" in legal
     assert wb.map.overlay_hexes("selected") == ["0503"]
     wb.click("0604")

@@ -101,6 +101,8 @@ class MoveOrder(OrderKind):
         return [state.map.label(i) for i in sorted(cost) if i != src]
 
     def legal(self, state: State) -> list[dict[str, Any]]:
+        """One order per reachable hex, as ``{"unit", "to"}``: the kernel moves the unit by
+        its cheapest route.  An explicit ``"path"`` is accepted too (same checks)."""
         out = []
         labels = state.map.labels_list
         for unit in self.rules.movers(state):
@@ -109,9 +111,18 @@ class MoveOrder(OrderKind):
             for dest in sorted(cost):
                 if dest != src and (ok[dest] if ok is not None else
                                     self.rules.end_refusal(state, unit, dest) is None):
-                    out.append({"kind": "move", "unit": unit.id,
-                                "path": [labels[i] for i in path_to(parent, src, dest)[1:]]})
+                    out.append({"kind": "move", "unit": unit.id, "to": labels[dest]})
         return out
+
+    def route(self, state: State, unit: Unit, to: str) -> list[str] | None:
+        """Cheapest path (hexes entered) to ``to`` within the unit's allowance, or None."""
+        if not isinstance(to, str) or not state.map.has_hex(to):
+            return None
+        cost, parent, src = self.reach(state, unit)
+        dest = state.map.index(to)
+        if dest not in cost or dest == src:
+            return None
+        return [state.map.label(i) for i in path_to(parent, src, dest)[1:]]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         uid, path = order.get("unit"), order.get("path")
@@ -121,8 +132,12 @@ class MoveOrder(OrderKind):
         if unit not in self.rules.movers(state):
             raise IllegalOrder(self.rule, f"{uid} may not move now (not yours, not on the map, "
                                f"or already moved this step)")
+        if path is None and "to" in order:
+            path = self.route(state, unit, order["to"])
+            if path is None:
+                raise IllegalOrder(self.rule, self.unreachable(state, unit, order["to"]))
         if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
-            raise IllegalOrder(self.rule, "a move needs a path: the list of hexes entered")
+            raise IllegalOrder(self.rule, "a move needs a destination 'to' or a path: the list of hexes entered")
         hm = state.map
         try:
             idx = [hm.index(unit.location)] + [hm.index(h) for h in path]
@@ -146,6 +161,23 @@ class MoveOrder(OrderKind):
         if refusal is not None:
             raise refusal
 
+    def unreachable(self, state: State, unit: Unit, to: Any) -> str:
+        """Plain words for why ``to`` is out of reach: off the map, blocked, or too far."""
+        hm = state.map
+        if not isinstance(to, str) or not hm.has_hex(to):
+            return f"{to!r} is not a hex on this map"
+        src, dest = hm.index(unit.location), hm.index(to)
+        if dest == src:
+            return f"{unit.id} is already in {to}"
+        dirs = np.nonzero(hm.neighbors[src] == dest)[0]
+        if dirs.size and self.rules.step_cost(state, unit)(src, int(dirs[0]), dest) is None:
+            return self.rules.why_not(state, unit, src, dest)
+        full, _ = cheapest_reach(hm.neighbors, src, float("inf"), self.rules.step_cost(state, unit))
+        if dest not in full:
+            return f"{unit.id} has no route to {to} (prohibited terrain, enemy units or the map edge)"
+        return (f"{unit.id} has {self.rules.allowance(state, unit):g} movement points; the cheapest route "
+                f"to {to} costs {full[dest]:g}")
+
     def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
         """Cost of a (checked) path from the unit's hex."""
         hm = state.map
@@ -159,6 +191,8 @@ class MoveOrder(OrderKind):
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.units_by_id[order["unit"]]
+        if "path" not in order:
+            order = {**order, "path": self.route(state, unit, order["to"])}
         start = unit.location
         unit.location = order["path"][-1]
         self.rules.moved(state, unit, [state.map.index(h) for h in order["path"]])

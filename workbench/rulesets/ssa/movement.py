@@ -171,7 +171,10 @@ class SSAMovement(MovementRules):
         if unit.props.get("mf_spent", 0) > 0:
             return False
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
-        d = int(np.nonzero(state.map.neighbors[a] == b)[0][0])
+        dirs = np.nonzero(state.map.neighbors[a] == b)[0]
+        if dirs.size == 0:
+            return False
+        d = int(dirs[0])
         enterable = (np.isfinite(base[b]) or bool(ta.transport[a, d])) and not state.map.is_water[b]
         return enterable and not blocked[b] and not (ezoc[a] and ezoc[b]) \
             and self.end_refusal(state, unit, b) is None
@@ -203,7 +206,7 @@ class SSAMoveOrder(MoveOrder):
             super().check(state, order)
         except IllegalOrder as exc:
             unit = state.units_by_id.get(order.get("unit", ""))
-            path = order.get("path")
+            path = order.get("path") or ([order["to"]] if isinstance(order.get("to"), str) else None)
             if unit is not None and isinstance(path, list) and len(path) == 1 \
                     and "movement points" in exc.why and state.map.has_hex(path[0]):
                 a, b = state.map.index(unit.location), state.map.index(path[0])
@@ -218,18 +221,23 @@ class SSAMoveOrder(MoveOrder):
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = super().legal(state)
-        seen = {(o["unit"], o["path"][-1]) for o in out}
+        seen = {(o["unit"], o["to"]) for o in out}
         hm = state.map
         for unit in self.rules.movers(state):
             a = hm.index(unit.location)
             for b in hm.neighbors[a]:
                 if b >= 0 and (unit.id, hm.label(b)) not in seen and \
                         self.rules.minimum_move_ok(state, unit, a, int(b)):
-                    out.append({"kind": "move", "unit": unit.id, "path": [hm.label(b)]})
+                    out.append({"kind": "move", "unit": unit.id, "to": hm.label(b)})
         return out
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.units_by_id[order["unit"]]
+        if "path" not in order:
+            path = self.route(state, unit, order["to"])
+            if path is None:  # the one-hex minimum move (SSA-5.4)
+                path = [order["to"]]
+            order = {**order, "path": path}
         cost = self.path_cost(state, unit, order["path"])
         unit.props["mf_spent"] = float(unit.props.get("mf_spent", 0)) + cost
         super().execute(state, order)

@@ -151,6 +151,11 @@ class SailOrder(OrderKind):
 
     def destinations(self, state: State, unit: Unit) -> set[str]:
         """Every hex label or box the fleet can reach now (SSA-7, 8.3)."""
+        idx, boxes = self.reach(state, unit)
+        return {state.map.label(int(i)) for i in idx} | boxes
+
+    def reach(self, state: State, unit: Unit) -> tuple[np.ndarray, set[str]]:
+        """Reachable hexes (dense indices) and holding areas."""
         hm = state.map
         comp, through, enter, zoc, terminals, boxes, edge_ok = self._network(state, unit.side)
         _, edges, _ = sea_arrays(state)
@@ -180,10 +185,11 @@ class SailOrder(OrderKind):
             ends |= terminals.get(c, set())
             out |= boxes.get(c, set())
         members = np.flatnonzero(np.isin(comp, list(comps))) if comps else np.zeros(0, dtype=np.int64)
-        out |= {hm.label(int(i)) for i in members}
-        out |= {hm.label(i) for i in ends}
+        idx = np.union1d(members, np.fromiter(ends, dtype=np.int64))
+        if unit.location.isdigit():
+            idx = idx[idx != hm.index(unit.location)]
         out.discard(unit.location)
-        return out
+        return idx, out
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         hm = state.map
@@ -193,14 +199,14 @@ class SailOrder(OrderKind):
         nb = hm.neighbors
         near_enemy[(np.where(nb >= 0, enemy_fleets[np.maximum(nb, 0)], False)).any(axis=1)] = True
         out = []
+        labels = hm.labels_list
+        wanted = coastal | near_enemy
         for u in self.movers(state):
             stack_ok = _naval_room(state, u.side)
-            for dest in sorted(self.destinations(state, u)):
-                if dest.isdigit():
-                    i = hm.index(dest)
-                    if not (coastal[i] or near_enemy[i]) or not stack_ok[i]:
-                        continue
-                out.append({"kind": "sail", "unit": u.id, "to": dest})
+            idx, boxes = self.reach(state, u)
+            idx = idx[wanted[idx] & stack_ok[idx]]
+            out += [{"kind": "sail", "unit": u.id, "to": b} for b in sorted(boxes)]
+            out += [{"kind": "sail", "unit": u.id, "to": labels[int(i)]} for i in idx]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -208,7 +214,9 @@ class SailOrder(OrderKind):
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         if u is None or u not in self.movers(state):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase")
-        if to not in self.destinations(state, u):
+        idx, boxes = self.reach(state, u)
+        hm = state.map
+        if not (to in boxes or (isinstance(to, str) and hm.has_hex(to) and np.isin(hm.index(to), idx))):
             raise IllegalOrder("SSA-8.3" if isinstance(to, str) and to.isdigit() else "SSA-7.6",
                                f"{u.id} cannot reach {to!r}: fleets sail through sea and coastal hexes, stop on "
                                "entering an enemy naval ZOC, never enter enemy fleets, and use holding areas "
