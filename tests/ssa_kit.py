@@ -82,6 +82,7 @@ def scenario_text(map_dir: str, units: list[dict], *, first="1942-06", last="194
     lines = [
         'format = 1', 'id = "test/ssa"', 'title = "SSA rules test"', 'ruleset = "ssa"',
         f'map = "{map_dir}"', f'first_turn = "{first}"', f'last_turn = "{last}"',
+        *(["units = []"] if not units else []),
         '[sides.axis]', 'nations = ["GE", "JA", "SS"]', '[sides.allies]', 'nations = ["US", "BC"]',
         '[control]', 'US = "allies"', 'CA = "allies"', extra,
     ]

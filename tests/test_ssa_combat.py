@@ -181,3 +181,17 @@ def test_ssa_3_3_parenthesized_units_never_attack(combat):
     with pytest.raises(IllegalOrder, match="cannot attack"):
         s.apply({"kind": "attack", "attackers": ["GE-mg"], "targets": ["0505"]})
     assert not [o for o in s.legal_orders() if o["kind"] == "attack"]
+
+
+def test_ssa_11_7_fleets_in_the_defenders_coastal_hex_add_their_strength(combat):
+    from workbench.rulesets.ssa import values
+
+    us = {**US, "at": "0305"}  # a coastal hex
+    fleet = {"id": "US-bb", "nation": "US", "type": "battle_fleet", "at": "0305"}
+    ge = [{"id": "GE-a", "nation": "GE", "type": "infantry_division", "at": "0304"}]  # 0306 stays out of its ZOC
+    s = combat([*ge, us, fleet], 1)  # the US unit traces supply to Port City next door
+    bb = float(values.value(s, s.unit("US-bb"), "strength"))
+    assert bb > 0
+    a = assess(s, "axis", ["GE-a"], ["0305"])
+    assert a.defense == 7 + bb
+    assert ("naval gunfire (defender)", bb, "SSA-11.7") in a.contributions

@@ -158,15 +158,17 @@ def test_ssa_9_1_stack_limit_at_the_end_of_a_move_not_while_passing(start):
     assert s.unit("GE-reg").location == "0501"
 
 
-def test_ssa_9_G_overstacked_phase_cannot_end(start):
-    units = [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": "0601"} for i in range(3)]
-    s = start(units)
-    s.unit("GE-inf2").size = "corps"
-    s.units_by_id["GE-x"] = type(s.unit("GE-inf0"))("GE-x", "axis", "GE", "infantry_division", "division", "0601")
-    assert {"kind": "end_step"} not in s.legal_orders()
-    with pytest.raises(IllegalOrder) as exc:
-        s.advance()
-    assert exc.value.rule == "SSA-9.1" and "0601 holds 4 land division-equivalents" in exc.value.why
+def test_ssa_9_G_overstack_left_at_the_end_of_a_phase_loses_the_weakest(start):
+    from workbench.engine.units import Unit
+    from workbench.rulesets.ssa.stacking import overstacked
+
+    s = start([{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": "0601"} for i in range(3)])
+    s.units_by_id["GE-x"] = Unit("GE-x", "axis", "GE", "infantry_division", "division", "0601", reduced=True)
+    assert overstacked(s, "axis") == ["0601 holds 4 land division-equivalents (limit 3)"]
+    s.advance()  # ending the phase settles it: the weakest unit (reduced, CF 5) goes
+    assert s.unit("GE-x").location == "Eliminated"
+    assert overstacked(s, "axis") == []
+    assert s.events().filter(kind="eliminated")["rule"].to_list() == ["SSA-9.1"]
 
 
 def test_ssa_9_1_three_regiments_plus_two_divisions_fit(start):

@@ -80,10 +80,10 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     gs = adj.ground_support(land_att, bomb)
     if support:
         contrib.append(("ground support", gs, "SSA-12.1 (capped at the land strength)"))
-    guns_att = sum(values.cf(state, state.unit(f)) for f in gunfire)
+    guns_att = sum(naval_strength(state, state.unit(f)) for f in gunfire)
     if gunfire:
         contrib.append(("naval gunfire (attacker)", guns_att, "SSA-11.7"))
-    guns_dfn = sum(values.cf(state, u) for t in targets for u in state.units_by_id.values()
+    guns_dfn = sum(naval_strength(state, u) for t in targets for u in state.units_by_id.values()
                    if u.location == t and u.side == enemy and u.type in FLEETS)
     if guns_dfn:
         contrib.append(("naval gunfire (defender)", guns_dfn, "SSA-11.7"))
@@ -106,6 +106,12 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
         column = adj.shift(column, n, tables=tables)
     return Assessment(list(attackers), [u.id for u in dfn_units], attack, defense, land_att, land_dfn,
                       base, shifts, column, contrib)
+
+
+def naval_strength(state: State, fleet: Unit) -> float:
+    """SSA-11.7, 13.9: a fleet's combat strength on its current (full or damaged) side."""
+    key = "strength_reduced" if fleet.reduced else "strength"
+    return float(values.value(state, fleet, key, 0) or 0)
 
 
 def _across_river(state: State, a: str, b: str) -> bool:

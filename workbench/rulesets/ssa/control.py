@@ -38,12 +38,13 @@ def initial_control(state: State) -> None:
     """
     hm = state.map
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
+    codes = state.ruleset.tables.get("countries", {}).get("codes", {})
     ctrl = np.zeros(hm.size, dtype=np.int8)
     neutral = np.zeros(hm.size, dtype=bool)
     for key, val in state.game.scenario.raw.get("control", {}).items():
         if not isinstance(val, str) or key.startswith("box."):
             continue
-        mask = country == key
+        mask = np.isin(country, [*codes.get(key, []), key])
         if val in SIDE_CODE:
             ctrl[mask] = SIDE_CODE[val]
         elif val == "neutral":

@@ -41,7 +41,7 @@ class Geography:
         self.map = hm
         tables = state.ruleset.tables["countries"]
         names = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
-        self.country = {code: np.isin(names, list(ns)) for code, ns in tables["codes"].items()}
+        self.country = {code: np.isin(names, [*ns, code]) for code, ns in tables["codes"].items()}
         self.land = ~hm.is_water
         self.coastal = hm.flag("coastal")
         ocean = np.array([(o or "") for o in hm.hexes["ocean"].to_list()], dtype=object) \

@@ -7,6 +7,7 @@ from pathlib import Path
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
+from workbench.rulesets.ssa import air_naval, mobilization
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults
@@ -17,7 +18,7 @@ from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_c
 from workbench.rulesets.ssa.reinforcements import arrive_due
 from workbench.rulesets.ssa.retreat import RetreatOrder
 from workbench.rulesets.ssa.special import start_reduced
-from workbench.rulesets.ssa.stacking import check_stacking
+from workbench.rulesets.ssa.stacking import resolve_overstacks
 
 MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
 
@@ -43,8 +44,15 @@ class SSARuleset(Ruleset):
         self.procedures["player/combat/land:exit"] = self._end_land_combat
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
+        self.order_kinds.update(mobilization.ORDER_KINDS)
+        self.procedures.update(mobilization.PROCEDURES)
         self.procedures["end"] = self._end_of_turn
         self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
+        air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)
+
+    def view(self, state: State, side: str | None):  # noqa: ANN201
+        """SSA-19: what ``side`` may see (a read-only SideView; docs/rulings-ssa.md)."""
+        return air_naval.view(state, side)
 
     def condition(self, state: State, when: str) -> bool:
         """``special:X`` is on when the scenario has a special rule with effect X."""
@@ -64,12 +72,10 @@ class SSARuleset(Ruleset):
     def begin_turn(self, state: State) -> None:
         arrive_due(state)
 
-    def check_end_step(self, state: State, step: Step, side: str) -> None:
-        if step.key in MOVEMENT_STEPS:
-            check_stacking(state, side)
 
     def _end_movement_phase(self, state: State, step: Step) -> None:
-        """SSA-5.2: unused MF never carry over to the next phase."""
+        """SSA-5.2: unused MF never carry over to the next phase; SSA-9.G stacking is settled."""
+        resolve_overstacks(state, state.phasing)
         for u in state.units_by_id.values():
             for k in ("mf_spent", "moved", "railed", "sailed"):
                 u.props.pop(k, None)

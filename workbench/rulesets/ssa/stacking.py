@@ -78,8 +78,23 @@ def land_room(state: State, side: str, label: str, unit) -> IllegalOrder | None:
     return None
 
 
-def check_stacking(state: State, side: str) -> None:
-    """SSA-9.G: refuse to end a phase with an overstacked hex (docs/rulings-ssa.md)."""
-    bad = overstacked(state, side)
-    if bad:
-        raise IllegalOrder("SSA-9.1", "stacking limit broken at the end of the phase: " + "; ".join(bad))
+def resolve_overstacks(state: State, side: str) -> None:
+    """SSA-9.G / tables/stacking.toml [overstack_penalty]: a hex still over the limit when a
+    phase ends (after retreats, arrivals or builds; moves can never end overstacked) loses
+    its weakest units until it fits (authored: docs/rulings-ssa.md)."""
+    from workbench.rulesets.ssa.losses import eliminate
+
+    limit = Fraction(state.ruleset.tables["stacking"]["land"]["limit_per_hex"])
+    stacks: dict[str, list] = defaultdict(list)
+    for u in state.units_by_id.values():
+        if u.side == side and u.location.isdigit() and values.domain(state, u) == "land" \
+                and not u.props.get("underground") and not u.props.get("carried"):
+            stacks[u.location].append(u)
+    for label, units in sorted(stacks.items()):
+        total = sum((values.division_equivalents(state, u) for u in units), Fraction(0))
+        for u in sorted(units, key=lambda u: (values.cf(state, u), u.id)):
+            if total <= limit:
+                break
+            if values.division_equivalents(state, u) > 0:
+                total -= values.division_equivalents(state, u)
+                eliminate(state, u, "SSA-9.1", f" (over the stacking limit in {label} at the end of the phase)")

@@ -1,0 +1,419 @@
+"""Mobilization (SSA-16): income of mobilization points (MP) and spending them.
+
+Points are kept per country track and kind (SSA-16.5): ``GE.mp.industrial``,
+``US.mp.non_industrial``, ... and the German volunteer points ``GE.volunteer``.
+
+Income (step *Accrue*, SSA-16.1-16.13):
+
+* Germany 15 I + 15 NI and Japan 5 I + 10 NI every turn (SSA-16.6a-b);
+* +1 I to Germany per captured industrial hex with an atrocity marker whose
+  transportation line reaches a port with an Axis convoy (SSA-16.6c-d);
+* ½ volunteer point per German-controlled collaboration city, the sum rounded
+  up (SSA-16.10a);
+* the Allies draw 1 point per controlled industrial hex (I) or non-industrial
+  city (NI) of each country, to that country's track; strategically bombed
+  hexes give nothing (SSA-12.3a), Central America, Colombia, Venezuela and the
+  Caribbean republics give nothing (SSA-16.12a; authored per-hex yield, see
+  tables/mobilization.toml);
+* industrial income is halved, rounded up, before 1942 for the Allies and
+  before 1943 for the Axis (SSA-16.13), and by scenario rules (SC5 SR6).
+
+Spending (step *Spend*, both sides): ``mobilize`` a new unit, ``replace`` a
+reduced unit's losses, ``demobilize`` an air unit for half its cost back
+(SSA-16.14).  NI points buy only non-mechanized units (SSA-16.2); unspent
+points carry over (SSA-16.3).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.deployment import air_capacity, geography
+from workbench.rulesets.ssa.occupation import city_hexes, city_owner
+from workbench.rulesets.ssa.special import has_special, special_rules, turn_number
+from workbench.rulesets.ssa.supply import supply_status
+
+IND, NON = "industrial", "non_industrial"
+
+
+def mob(state: State) -> dict[str, Any]:
+    return state.ruleset.tables["mobilization"]
+
+
+def _country_code(state: State) -> np.ndarray:
+    """Per-hex country code (US, CA, ...) from the countries table."""
+    geo = geography(state)
+    cached = getattr(geo, "_codes", None)
+    if cached is None:
+        cached = np.full(state.map.size, "", dtype=object)
+        for code, mask in geo.country.items():
+            cached[mask & (cached == "")] = code
+        geo._codes = cached
+    return cached
+
+
+def income(state: State) -> dict[str, dict[str, int]]:
+    """This turn's MP income per track: ``{"GE": {"industrial": 15, "non_industrial": 15}, ...}``."""
+    m = mob(state)
+    sides = state.game.scenario.sides
+    nations = {n for ns in sides.values() for n in ns}
+    out: dict[str, dict[str, float]] = {}
+    for track, pts in m["income"]["axis_fixed"].items():
+        if track in nations:
+            out[track] = {IND: pts["industrial"], NON: pts["non_industrial"]}
+    hm = state.map
+    kinds = hm.hexes["city_kind"].to_list()
+    codes = _country_code(state)
+    bombed = state.arrays.get("bombed")
+    allied = m["income"]["allied_cities"]
+    no_income = set(allied["no_income_countries"])
+    atrocity = set(state.markers.get("atrocity", []))
+    policy = state.markers.get("policy", {})
+    collab = 0
+    for i in city_hexes(state):
+        owner = city_owner(state, i)
+        if owner is None or (bombed is not None and bombed[i]):
+            continue
+        code = codes[i]
+        label = hm.label(i)
+        if owner == "allies" and code not in no_income:
+            track = allied["track_by_country"].get(code)
+            if track is None or track not in nations:
+                continue
+            per = allied["per_industrial_hex"] if kinds[i] == "industrial" else allied["per_non_industrial_city"]
+            t = out.setdefault(track, {IND: 0, NON: 0})
+            t[IND] += per["industrial"]
+            t[NON] += per["non_industrial"]
+        elif owner == "axis":
+            if kinds[i] == "industrial" and label in atrocity and captured_trace(state, i):
+                gt = out.setdefault(m["income"]["axis_captured_industry"]["credited_to"], {IND: 0, NON: 0})
+                gt[IND] += m["income"]["axis_captured_industry"]["per_atrocity_industrial_hex"]
+            if policy.get(label) == "collaboration" and code not in no_income:
+                collab += 1
+    if "GE" in nations:
+        vol = m["income"]["volunteer"]
+        out.setdefault("GE", {IND: 0, NON: 0})["volunteer"] = math.ceil(collab * vol["per_collaboration_city"])
+    for track, pts in out.items():
+        side = state.game.scenario.side_of(track) if track in nations else "axis"
+        pts[IND] = _halve(state, side, pts[IND])
+    return {t: {k: int(v) for k, v in p.items()} for t, p in out.items()}
+
+
+def _halve(state: State, side: str, points: float) -> float:
+    """SSA-16.13 war mobilization and scenario halvings (SC5 SR6), rounded up."""
+    for rule in mob(state)["modifiers"]["war_mobilization"]:
+        if rule["side"] == side and state.turn_label < rule["before"]:
+            points = math.ceil(points * rule["factor"])
+    for r in special_rules(state, "mp_halved"):
+        if r.get("side") == side and turn_number(state) in r.get("turns", []):
+            points = math.ceil(points / 2)
+    return points
+
+
+def captured_trace(state: State, idx: int) -> bool:
+    """SSA-16.6d: a transportation line from the captured hex to a port with an Axis convoy
+    that can trace to the map edge, clear of enemy units, enemy ZOC (unless a friendly unit is
+    there) and bombing markers."""
+    from workbench.engine.search import multi_source_reach
+    from workbench.rulesets.ssa.movement import enemy_present
+    from workbench.rulesets.ssa.supply import axis_sources
+    from workbench.rulesets.ssa.terrain import terrain_arrays
+    from workbench.rulesets.ssa.zoc import land_zoc
+
+    hm = state.map
+    ta = terrain_arrays(state)
+    ports = [p.hex for p in axis_sources(state, japanese=False) if hm.flag("port")[p.hex]]
+    if not ports:
+        return False
+    friendly = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side == "axis" and u.location.isdigit():
+            friendly[hm.index(u.location)] = True
+    ok = ta.on_line & ~enemy_present(state, "axis") & (~land_zoc(state, "allies") | friendly)
+    bombed = state.arrays.get("bombed")
+    if bombed is not None:
+        ok &= ~bombed
+    dist = multi_source_reach(hm.neighbors, ok, ports, blocked_sides=~ta.transport)
+    return bool(dist[idx] >= 0)
+
+
+def accrue(state: State, step: Any = None) -> None:
+    """SSA-16.1: add this turn's income to every track (skipped under SC0 SR3)."""
+    if has_special(state, "no_mobilization"):
+        return
+    for track, pts in income(state).items():
+        for kind in (IND, NON):
+            key = f"{track}.mp.{kind}"
+            state.tracks[key] = int(state.tracks.get(key, 0)) + pts.get(kind, 0)
+        if pts.get("volunteer"):
+            state.tracks["GE.volunteer"] = int(state.tracks.get("GE.volunteer", 0)) + pts["volunteer"]
+        state.emit("income", side=state.game.scenario.side_of(track) if _is_nation(state, track) else None,
+                   rule="SSA-16.1", text=f"{track} receives {pts.get(IND, 0)} I + {pts.get(NON, 0)} NI"
+                   + (f" + {pts['volunteer']} volunteer" if pts.get("volunteer") else ""),
+                   track=track, industrial=pts.get(IND, 0), non_industrial=pts.get(NON, 0),
+                   volunteer=pts.get("volunteer", 0))
+
+
+def _is_nation(state: State, track: str) -> bool:
+    return any(track in ns for ns in state.game.scenario.sides.values())
+
+
+def _track_for(state: State, nation: str) -> str | None:
+    """SSA-16.6, 16.10c: which track pays for a nation's units."""
+    for track, nations in mob(state)["who_may_build"].items():
+        if isinstance(nations, list) and nation in nations and not track.endswith("_from") \
+                and track not in ("never_built",):
+            return track
+    return None
+
+
+def cost_of(state: State, utype: str, nation: str, what: str = "build") -> tuple[int, str] | None:
+    """MP cost and point kind ("I", "any" or "volunteer") of building or replacing a unit type."""
+    c = mob(state)["costs"].get(utype)
+    if c is None or not c.get("buildable", True) or what not in c:
+        return None
+    extra = mob(state).get("nation_surcharge", {}).get(nation, {}).get(utype, {}).get(what, 0)
+    return int(c[what]) + int(extra), c.get("points", "any")
+
+
+def _affordable(state: State, track: str, cost: int, points: str, mech: bool) -> bool:
+    if points == "volunteer":
+        return int(state.tracks.get("GE.volunteer", 0)) >= cost
+    ind = int(state.tracks.get(f"{track}.mp.{IND}", 0))
+    non = int(state.tracks.get(f"{track}.mp.{NON}", 0))
+    if points == "I" or mech:  # SSA-16.2: NI points buy non-mechanized units only
+        return ind >= cost
+    return ind + non >= cost
+
+
+def _pay(state: State, track: str, cost: int, points: str, mech: bool) -> None:
+    if points == "volunteer":
+        state.tracks["GE.volunteer"] = int(state.tracks["GE.volunteer"]) - cost
+        return
+    non_key, ind_key = f"{track}.mp.{NON}", f"{track}.mp.{IND}"
+    from_non = 0 if (points == "I" or mech) else min(cost, int(state.tracks.get(non_key, 0)))
+    state.tracks[non_key] = int(state.tracks.get(non_key, 0)) - from_non
+    state.tracks[ind_key] = int(state.tracks.get(ind_key, 0)) - (cost - from_non)
+
+
+def _placements(state: State, side: str, nation: str, utype: str) -> list[str]:
+    """Where a new unit may appear (tables/mobilization.toml [placement], authored)."""
+    if nation == "JA":
+        return ["Far East"]
+    if side == "axis" and nation != "AV":
+        return ["Europe"]
+    hm = state.map
+    dom = state.ruleset.unit_types[utype].get("domain", "land")
+    codes = _country_code(state)
+    kinds = hm.hexes["city_kind"].to_list()
+    bombed = state.arrays.get("bombed")
+    used = set(state.markers.get("built_at", []))
+    policy = state.markers.get("policy", {})
+    mech = bool(state.ruleset.unit_types[utype].get("mech", False))
+    track_of = mob(state)["income"]["allied_cities"]["track_by_country"]
+    out = []
+    for i in city_hexes(state):
+        label = hm.label(i)
+        if city_owner(state, i) != side or label in used or (bombed is not None and bombed[i]):
+            continue
+        if nation == "AV":
+            if policy.get(label) == "collaboration":
+                out.append(label)
+            continue
+        if track_of.get(codes[i]) != _track_for(state, nation):
+            continue
+        if dom == "naval" and not hm.flag("port")[i]:
+            continue
+        if dom == "air" and air_capacity(state)[i] <= _air_here(state, side, label):
+            continue
+        if dom == "land" and kinds[i] != "industrial" and mech:
+            continue
+        if dom == "land" and _land_full(state, side, i, utype):
+            continue
+        out.append(label)
+    return out
+
+
+def _land_full(state: State, side: str, i: int, utype: str) -> bool:
+    """SSA-9.1: a new land unit may not appear in a full hex."""
+    from workbench.rulesets.ssa.stacking import land_thirds
+
+    size = state.ruleset.unit_types[utype].get("size")
+    own = int(Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size or "", "0")) * 3)
+    return int(land_thirds(state, side)[i]) + own > int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
+
+
+def _air_here(state: State, side: str, label: str) -> int:
+    return sum(1 for u in state.units_by_id.values() if u.location == label and u.side == side
+               and values.domain(state, u) == "air")
+
+
+def _tech_ok(state: State, side: str, nation: str, utype: str) -> bool:
+    tech = mob(state)["costs"].get(utype, {}).get("tech")
+    if not tech:
+        return True
+    owned = state.game.scenario.raw.get("technologies", {})
+    key = "allies" if side == "allies" else nation
+    return tech in owned.get(key, []) or tech in owned.get(side, [])
+
+
+class MobilizeOrder(OrderKind):
+    """SSA-16.G: build a new unit with mobilization points."""
+
+    kind = "mobilize"
+    rule = "SSA-16.G"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        if has_special(state, "no_mobilization"):
+            return []
+        side = state.decision.side
+        out = []
+        for nation in state.game.scenario.sides[side]:
+            track = _track_for(state, nation)
+            if track is None or nation in mob(state)["who_may_build"].get("never_built", []):
+                continue
+            for utype, spec in state.ruleset.unit_types.items():
+                cost = cost_of(state, utype, nation)
+                if cost is None or not _tech_ok(state, side, nation, utype):
+                    continue
+                if cost[1] == "volunteer" and nation != "AV":
+                    continue
+                if not _affordable(state, track, cost[0], cost[1], bool(spec.get("mech", False))):
+                    continue
+                out += [{"kind": "mobilize", "nation": nation, "type": utype, "at": at}
+                        for at in _placements(state, side, nation, utype)]
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        side = state.decision.side
+        nation, utype, at = order.get("nation"), order.get("type"), order.get("at")
+        if has_special(state, "no_mobilization"):
+            raise IllegalOrder("SSA-SC0 SR3", "this scenario uses no mobilization")
+        if nation not in state.game.scenario.sides[side]:
+            raise IllegalOrder(self.rule, f"{nation!r} is not one of your nations")
+        if utype not in state.ruleset.unit_types:
+            raise IllegalOrder(self.rule, f"unknown unit type {utype!r}")
+        track = _track_for(state, nation)
+        cost = cost_of(state, utype, nation)
+        if track is None or cost is None:
+            raise IllegalOrder("SSA-16.11", f"{utype} units of {nation} cannot be built")
+        if not _tech_ok(state, side, nation, utype):
+            raise IllegalOrder("SSA-23.1", f"{utype} needs a technology {side} does not have")
+        mech = bool(state.ruleset.unit_types[utype].get("mech", False))
+        if not _affordable(state, track, cost[0], cost[1], mech):
+            kind = "industrial points (NI points buy non-mechanized units only, SSA-16.2)" \
+                if (cost[1] == "I" or mech) else "points"
+            raise IllegalOrder("SSA-16.2" if mech or cost[1] == "I" else "SSA-16.4",
+                               f"{track} lacks the {cost[0]} {kind} a {utype} costs")
+        if at not in _placements(state, side, nation, utype):
+            raise IllegalOrder("SSA-16.G", f"a new {utype} cannot appear at {at!r} (see tables/mobilization.toml "
+                               "[placement]: a friendly industrial city of the paying country, one new unit a city "
+                               "a turn; Germans in Europe, Japanese in the Far East)")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        side = state.decision.side
+        nation, utype = order["nation"], order["type"]
+        track = _track_for(state, nation)
+        cost, points = cost_of(state, utype, nation)
+        spec = state.ruleset.unit_types[utype]
+        _pay(state, track, cost, points, bool(spec.get("mech", False)))
+        n = int(state.tracks.get("built", 0)) + 1
+        state.tracks["built"] = n
+        uid = f"{nation}-{utype}-m{n}"
+        unit = Unit(uid, side, nation, utype, spec.get("size"), order["at"])
+        state.units_by_id[uid] = unit
+        if order["at"].isdigit():
+            state.markers.setdefault("built_at", []).append(order["at"])
+        state.emit("mobilize", side=side, rule=self.rule, text=f"{track} builds {uid} at {order['at']} for {cost} MP",
+                   unit=uid, track=track, cost=cost, type=utype, nation=nation)
+
+
+class ReplaceOrder(OrderKind):
+    """SSA-16.G, 16.11: a reduced unit in supply returns to full strength for its replacement cost."""
+
+    kind = "replace"
+    rule = "SSA-16.G"
+
+    def _candidates(self, state: State, side: str) -> list[tuple[Unit, str, int, str]]:
+        if has_special(state, "no_mobilization"):
+            return []
+        supplied = supply_status(state, side)
+        out = []
+        exiles = mob(state)["who_may_build"].get("exile_replacements_from", [])
+        for u in state.units_by_id.values():
+            if u.side != side or not u.reduced or not supplied.get(u.id, False):
+                continue
+            cost = cost_of(state, u.type, u.nation, "replace")
+            if cost is None:
+                continue
+            tracks = exiles if u.nation == "EX" else [_track_for(state, u.nation)]
+            for track in tracks:
+                if track and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u)):
+                    out.append((u, track, cost[0], cost[1]))
+                    break
+        return out
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        return [{"kind": "replace", "unit": u.id, "track": t} for u, t, _, _ in self._candidates(state, state.decision.side)]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if {"kind": "replace", "unit": order.get("unit"), "track": order.get("track")} not in self.legal(state):
+            raise IllegalOrder(self.rule, f"{order.get('unit')!r} cannot take a replacement now: it must be a "
+                               "reduced, supplied unit whose paying track has the points")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        cost, points = cost_of(state, u.type, u.nation, "replace")
+        _pay(state, order["track"], cost, points, values.is_mech(state, u))
+        u.reduced = False
+        state.emit("replace", side=u.side, rule=self.rule, text=f"{u.id} replaced to full strength for {cost} MP",
+                   unit=u.id, track=order["track"], cost=cost)
+
+
+class DemobilizeOrder(OrderKind):
+    """SSA-16.14: a supplied air unit may be removed for half its cost back, rounded up."""
+
+    kind = "demobilize"
+    rule = "SSA-16.14"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        out = []
+        for u in state.units_by_id.values():
+            if u.side == side and values.domain(state, u) == "air" and u.location not in ("Eliminated", "unplaced") \
+                    and cost_of(state, u.type, u.nation) is not None and _track_for(state, u.nation):
+                out.append({"kind": "demobilize", "unit": u.id})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if {"kind": "demobilize", "unit": order.get("unit")} not in self.legal(state):
+            raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not one of your air units in play")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        cost, _ = cost_of(state, u.type, u.nation)
+        refund = math.ceil(cost * mob(state)["air_demobilization"]["refund_fraction"])
+        track = _track_for(state, u.nation)
+        key = f"{track}.mp.{IND}"
+        state.tracks[key] = int(state.tracks.get(key, 0)) + refund
+        u.location = "Force pool"
+        state.emit("demobilize", side=u.side, rule=self.rule, text=f"{u.id} demobilized: {refund} I back to {track}",
+                   unit=u.id, track=track, refund=refund)
+
+
+def end_of_mobilization(state: State, step: Any = None) -> None:
+    """New-unit placement limits last one Mobilization stage."""
+    state.markers.pop("built_at", None)
+
+
+ORDER_KINDS = {"mobilize": MobilizeOrder(), "replace": ReplaceOrder(), "demobilize": DemobilizeOrder()}
+PROCEDURES = {"mobilization/accrue": accrue, "mobilization/spend:exit": end_of_mobilization}
