@@ -49,6 +49,14 @@ def initial_control(state: State) -> None:
             ctrl[mask] = SIDE_CODE[val]
         elif val == "neutral":
             neutral |= mask
+    if state.game.scenario.raw.get("control_regions"):
+        from workbench.rulesets.ssa.deployment import geography
+
+        regions = geography(state).region
+        for region, val in state.game.scenario.raw["control_regions"].items():
+            if region in regions and val in SIDE_CODE:
+                ctrl[regions[region]] = SIDE_CODE[val]
+                neutral &= ~regions[region]
     state.arrays["control"] = ctrl
     if neutral.any():
         state.arrays["neutral"] = neutral

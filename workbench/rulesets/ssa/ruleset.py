@@ -7,7 +7,7 @@ from pathlib import Path
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import Ruleset
 from workbench.engine.state import State
-from workbench.rulesets.ssa import air_naval, mobilization
+from workbench.rulesets.ssa import air_naval, holding, mobilization, victory
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults
@@ -46,6 +46,7 @@ class SSARuleset(Ruleset):
             self.procedures[key + ":exit"] = self._end_movement_phase
         self.order_kinds.update(mobilization.ORDER_KINDS)
         self.procedures.update(mobilization.PROCEDURES)
+        self.procedures.update(holding.PROCEDURES)
         self.procedures["end"] = self._end_of_turn
         self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
         air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)
@@ -90,3 +91,11 @@ class SSARuleset(Ruleset):
         """SSA-4.4: the turn marker advances; per-turn limits (rail, SSA-5.7f-g) reset."""
         for side in self.sides:
             state.tracks.pop(f"{side}.rail_used", None)
+
+    def end_turn(self, state: State) -> None:
+        """SSA-20.4: automatic victory is checked as the turn ends (optional rule 21)."""
+        victory.automatic_victory(state)
+
+    def final_result(self, state: State) -> dict:
+        """SSA-20 at the end of the last turn, with the scenario's own conditions."""
+        return victory.final_result(state)

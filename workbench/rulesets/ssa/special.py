@@ -35,6 +35,9 @@ def frozen(state: State, unit: Unit, what: str = "no_move") -> bool:
     for r in special_rules(state, "side_frozen"):
         if r.get("side") == unit.side and turn_number(state) in r.get("turns", []) and r.get(what, True):
             return True
+    for r in special_rules(state, "pacific_fall_check"):  # SC1 SR7: Japan waits for the Pacific
+        if unit.nation == r.get("frozen_nation") and not state.markers.get("pacific_fallen"):
+            return True
     for r in special_rules(state, "neutral_nations"):
         entered = state.markers.get("entered_war", [])
         if unit.nation in r.get("nations", []) and unit.nation not in entered:
