@@ -24,3 +24,16 @@ def fuzz(game, seed: int, max_orders: int = 3000) -> None:
 @pytest.mark.parametrize("seed", range(25))
 def test_toy_random_play_never_crashes_or_dead_ends(toy_game, seed):
     fuzz(toy_game, seed)
+
+
+SHIPPED = ["ssa/valor-of-ignorance", "ssa/1941", "ssa/d-day-1944", "ssa/resistance",
+           "ssa/alternative-future-1946", "ssa/ww3-1949", "eto/barbarossa-1941"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", SHIPPED)
+def test_shipped_scenarios_play_to_the_end_under_random_play(scenario):
+    """Random legal play of every shipped scenario reaches its last turn: no crash, no dead end."""
+    from workbench.engine import load_scenario
+
+    fuzz(load_scenario(scenario), seed=3, max_orders=20_000)
