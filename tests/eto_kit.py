@@ -16,23 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kit import FixedDice  # noqa: F401 - re-exported for the ETO tests
+
 from workbench.engine import load_scenario
 
 AXIS_WEST = [[20.0, 44.0], [20.0, 70.0], [36.6, 70.0], [36.6, 44.0]]
-
-
-class FixedDice:
-    """Scripted dice for rules tests; still logged through state.roll like real ones."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def roll(self, n: int = 1, sides: int = 6) -> list[int]:
-        return [self.faces.pop(0) for _ in range(n)]
-
-    @property
-    def state(self):  # noqa: ANN201
-        return {"fixed": list(self.faces)}
 
 
 def _toml(v: Any) -> str:

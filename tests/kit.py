@@ -23,6 +23,20 @@ from workbench.map import HexMap
 COLS, ROWS = 12, 10
 
 
+class FixedDice:
+    """Scripted dice for rules tests; still logged through state.roll like real ones."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def roll(self, n: int = 1, sides: int = 6) -> list[int]:
+        return [self.faces.pop(0) for _ in range(n)]
+
+    @property
+    def state(self):  # noqa: ANN201
+        return {"fixed": list(self.faces)}
+
+
 def build_testland(path: Path) -> HexMap:
     """12×10 hexes: sea in columns 1-2, a lake at 0705, a river between columns 6 and 7."""
     grid = HexGrid(COLS, ROWS)

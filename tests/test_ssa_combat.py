@@ -8,25 +8,11 @@ by a transport convoy in the port of Port City (0306).
 from __future__ import annotations
 
 import pytest
+from kit import FixedDice
 from test_ssa_movement import to_step
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.ssa.combat import assess
-
-
-class FixedDice:
-    """Scripted dice for rules tests; still logged through state.roll like real ones."""
-
-    def __init__(self, *faces: int) -> None:
-        self.faces = list(faces)
-
-    def roll(self, n: int = 1, sides: int = 6) -> list[int]:
-        return [self.faces.pop(0) for _ in range(n)]
-
-    @property
-    def state(self):  # noqa: ANN201
-        return {"fixed": list(self.faces)}
-
 
 GE = [{"id": f"GE-{h}", "nation": "GE", "type": "infantry_division", "at": h} for h in ("0404", "0405", "0506")]
 CONVOY = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0306"}

@@ -9,10 +9,10 @@ overridden tables; the default is the shipped tables.
 from __future__ import annotations
 
 import math
-import tomllib
-from functools import cache
 from pathlib import Path
 from typing import Any
+
+from workbench.engine.tables import TableSource
 
 TABLES_DIR = Path(__file__).parent / "tables"
 
@@ -20,14 +20,8 @@ TABLES_DIR = Path(__file__).parent / "tables"
 _COND = {"F": "fair", "M": "mud", "W": "winter", "fair": "fair", "mud": "mud", "winter": "winter"}
 
 
-@cache
-def _shipped(name: str) -> dict[str, Any]:
-    with open(TABLES_DIR / f"{name}.toml", "rb") as fh:
-        return tomllib.load(fh)
-
-
-def _table(name: str, tables: dict[str, Any] | None) -> dict[str, Any]:
-    return tables[name] if tables is not None and name in tables else _shipped(name)
+_table = TableSource(TABLES_DIR)
+_shipped = _table.shipped
 
 
 # -- 26.1 odds -------------------------------------------------------------------------

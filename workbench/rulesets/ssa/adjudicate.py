@@ -9,22 +9,16 @@ use a game's overridden tables; the default is the shipped tables.
 from __future__ import annotations
 
 import math
-import tomllib
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from workbench.engine.tables import TableSource
+
 TABLES_DIR = Path(__file__).parent / "tables"
 
-@cache
-def _shipped(name: str) -> dict[str, Any]:
-    with open(TABLES_DIR / f"{name}.toml", "rb") as fh:
-        return tomllib.load(fh)
-
-
-def _table(name: str, tables: dict[str, Any] | None) -> dict[str, Any]:
-    return tables[name] if tables is not None and name in tables else _shipped(name)
+_table = TableSource(TABLES_DIR)
+_shipped = _table.shipped
 
 
 def columns(tables: dict[str, Any] | None = None) -> list[str]:

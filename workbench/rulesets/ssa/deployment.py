@@ -230,7 +230,6 @@ class Room:
 def deploy_defaults(state: State) -> None:
     """Place every unplaced unit by its group's defaults (see the module doc)."""
     groups = {g["name"]: g for g in state.game.scenario.raw.get("deployment", [])}
-    hm = state.map
     by_group: dict[str, list[Unit]] = defaultdict(list)
     for u in state.units_by_id.values():
         if u.location == UNPLACED:
@@ -241,31 +240,42 @@ def deploy_defaults(state: State) -> None:
             raise ScenarioError(state.game.scenario.file, f"units ({units[0].id}).deploy",
                                 f"unplaced unit names deployment group {name!r}, which the scenario lacks")
         side = group.get("side", units[0].side)
-        where = group.get("where", {})
-        center = _center(state, group)
-        mask = where_mask(state, where, side, center)
-        boxes = where_boxes(where)
-        room = Room(state, side)
-        cap = where.get("max_per_hex") or where.get("max_per_city")
-        defaults = []
-        for p in group.get("default", []):
-            try:
-                defaults += geography(state).place(p)
-            except KeyError:
-                continue
-        candidates = np.flatnonzero(mask)
-        for k, u in enumerate(units):
-            spot = _spot(state, u, defaults[k % len(defaults)] if defaults else None, candidates, room, cap)
-            if spot is None:
-                if boxes:
-                    u.location = boxes[0]
-                    continue
-                raise ScenarioError(state.game.scenario.file, f"deployment[{name}]",
-                                    f"no legal hex with room left for {u.id}")
-            u.location = hm.label(spot)
-            room.add(u, spot)
+        unplaced = place_units(state, units, side, group, center=_center(state, group))
+        if unplaced:
+            raise ScenarioError(state.game.scenario.file, f"deployment[{name}]",
+                                f"no legal hex with room left for {', '.join(u.id for u in unplaced)}")
         state.emit("deployed", side=side, rule=group.get("rule", "SSA-SC"),
                    text=f"{len(units)} units set up by default: {group.get('text', name)}", group=name)
+
+
+def place_units(state: State, units: list[Unit], side: str, spec: dict[str, Any],
+                center: int | None = None) -> list[Unit]:
+    """Place units by a set-up spec (``where`` + ``default`` places): cycling over the
+    defaults, spilling to the nearest legal hex with room, else into the first box the spec
+    allows.  Returns the units that found no place (their location is unchanged)."""
+    where = spec.get("where", {})
+    mask = where_mask(state, where, side, center)
+    boxes = where_boxes(where)
+    room = Room(state, side)
+    cap = where.get("max_per_hex") or where.get("max_per_city")
+    defaults: list[int] = []
+    for p in spec.get("default", []):
+        try:
+            defaults += geography(state).place(p)
+        except KeyError:
+            continue
+    candidates = np.flatnonzero(mask)
+    left = []
+    for k, u in enumerate(units):
+        spot = _spot(state, u, defaults[k % len(defaults)] if defaults else None, candidates, room, cap)
+        if spot is not None:
+            u.location = state.map.label(spot)
+            room.add(u, spot)
+        elif boxes:
+            u.location = boxes[0]
+        else:
+            left.append(u)
+    return left
 
 
 def _spot(state: State, u: Unit, first: int | None, candidates: np.ndarray, room: Room,

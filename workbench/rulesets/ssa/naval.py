@@ -40,6 +40,7 @@ from workbench.rulesets.ssa.control import SIDE_CODE, control_array
 from workbench.rulesets.ssa.deployment import air_capacity
 from workbench.rulesets.ssa.movement import enemy_present, other
 from workbench.rulesets.ssa.special import frozen, special_rules
+from workbench.rulesets.ssa.stacking import land_room
 from workbench.rulesets.ssa.zoc import naval_zoc
 
 OCEANS = {"atlantic": "Atlantic", "pacific": "Pacific"}
@@ -363,7 +364,8 @@ class DebarkOrder(OrderKind):
         for u in state.units_by_id.values():
             if u.side == side and u.props.get("carried"):
                 convoy = state.unit(u.props["carried"])
-                if self._where_ok(state, convoy, u) is None:
+                if self._where_ok(state, convoy, u) is None and not (
+                        convoy.location.isdigit() and land_room(state, side, convoy.location, u) is not None):
                     out.append({"kind": "debark", "convoy": convoy.id, "units": [u.id]})
         return out
 
@@ -379,8 +381,6 @@ class DebarkOrder(OrderKind):
             if why:
                 rule, text = why.split(": ", 1)
                 raise IllegalOrder(rule, text)
-        from workbench.rulesets.ssa.stacking import land_room
-
         convoy = state.unit(order["convoy"])
         if convoy.location.isdigit():
             for uid in units:

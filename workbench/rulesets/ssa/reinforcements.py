@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa.deployment import Room, _spot, geography, where_boxes, where_mask
+from workbench.rulesets.ssa.deployment import place_units
 from workbench.rulesets.ssa.special import start_reduced
 
 
@@ -41,26 +39,10 @@ def arrive(state: State, entry: dict[str, Any]) -> list[Unit]:
         return []
     start_reduced(state, units)
     side = entry.get("side", units[0].side)
-    where = entry.get("where", {})
-    mask = where_mask(state, where, side)
-    boxes = where_boxes(where)
-    room = Room(state, side)
-    cap = where.get("max_per_hex") or where.get("max_per_city")
-    defaults: list[int] = []
-    for p in entry.get("default", []):
-        try:
-            defaults += geography(state).place(p)
-        except KeyError:
-            continue
-    candidates = np.flatnonzero(mask)
-    for k, u in enumerate(units):
-        spot = _spot(state, u, defaults[k % len(defaults)] if defaults else None, candidates, room, cap)
-        if spot is None:
-            u.location = boxes[0] if boxes else "Force pool"
-        else:
-            u.location = state.map.label(spot)
-            room.add(u, spot)
+    for u in units:
         state.units_by_id[u.id] = u
+    for u in place_units(state, units, side, entry):
+        u.location = "Force pool"  # nowhere legal this turn: it waits off the map
     state.emit("reinforcements", side=side, rule=entry.get("rule", "SSA-SC"),
                text=f"{len(units)} units arrive: {', '.join(u.id for u in units)}",
                units=[u.id for u in units], entry=entry.get("id"))
