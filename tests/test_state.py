@@ -117,3 +117,10 @@ def test_annotations_travel_with_the_record(toy_state):
     toy_state.annotate("bold push", ["!", "key moment"])
     rec = toy_state.record()
     assert rec.annotations[0] == {"comment": "bold push", "marks": ["!", "key moment"]}
+
+
+def test_decision_carries_side_kind_prompt_rule_and_options(toy_state):
+    d = toy_state.decision
+    assert (d.side, d.kind, d.rule) == ("axis", "player/movement", "TOY-3.1")
+    assert "Movement" in d.prompt
+    assert d.options == toy_state.legal_orders() and {"kind": "end_step"} in d.options

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,13 @@ class Decision:
     kinds: tuple[str, ...] = ()
     step: str = ""
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+    enumerate_options: Callable[[], list[dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False)
+
+    @property
+    def options(self) -> list[dict[str, Any]]:
+        """The legal orders for this decision (the same list as ``state.legal_orders()``)."""
+        return self.enumerate_options() if self.enumerate_options is not None else []
 
     def __str__(self) -> str:
         return f"{self.side}: {self.prompt} ({self.rule})"

@@ -13,6 +13,7 @@ import base64
 import copy
 import hashlib
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -149,6 +150,12 @@ class State:
     @property
     def decision(self) -> Decision | None:
         """Who must decide what now; ``None`` once the game is over."""
+        d = self._decision()
+        if d is None:
+            return None
+        return replace(d, enumerate_options=self.legal_orders)
+
+    def _decision(self) -> Decision | None:
         if self.result is not None or not self.frames:
             return None
         f = self.frames[-1]
