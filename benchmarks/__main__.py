@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from benchmarks import bench_hexgrid, bench_ui
+from benchmarks import bench_batch, bench_hexgrid, bench_ui
 
 
 def main() -> None:
     bench_hexgrid.main()
     bench_ui.main([])
+    bench_batch.main([])
 
 
 if __name__ == "__main__":

@@ -124,3 +124,14 @@ def test_decision_carries_side_kind_prompt_rule_and_options(toy_state):
     assert (d.side, d.kind, d.rule) == ("axis", "player/movement", "TOY-3.1")
     assert "Movement" in d.prompt
     assert d.options == toy_state.legal_orders() and {"kind": "end_step"} in d.options
+
+
+def test_errors_pickle_for_worker_processes():
+    import pickle
+
+    from workbench.engine import ScenarioError
+
+    e = pickle.loads(pickle.dumps(IllegalOrder("SSA-5.1", "enemy units there")))
+    assert (e.rule, e.why, str(e)) == ("SSA-5.1", "enemy units there", "SSA-5.1: enemy units there")
+    s = pickle.loads(pickle.dumps(ScenarioError("f.toml", "units[0].at", "unknown hex")))
+    assert (s.file, s.key, s.message) == ("f.toml", "units[0].at", "unknown hex")

@@ -11,17 +11,17 @@ from pathlib import Path
 from workbench.engine import IllegalOrder, RecordError, ScenarioError
 
 
-def _bots(spec: str, seed: int) -> list:
-    from workbench.bots import RandomPolicy
+def _bots(spec: str, seed: int, ruleset: str = "", sides: tuple[str, ...] = ("axis", "allies")) -> list:
+    from workbench.bots.heuristic import BOTS, make_policy
 
     names = [s.strip() for s in spec.split(",")]
     if len(names) != 2:
-        raise SystemExit("--bots takes two policies, axis first: e.g. --bots random,random")
+        raise SystemExit("--bots takes two policies, axis first: e.g. --bots heuristic,random")
     out = []
     for i, name in enumerate(names):
-        if name != "random":
-            raise SystemExit(f"unknown bot {name!r}; available: random")
-        out.append(RandomPolicy(seed * 2 + i))
+        if name not in BOTS:
+            raise SystemExit(f"unknown bot {name!r}; available: {', '.join(BOTS)}")
+        out.append(make_policy(name, ruleset, sides[i], seed * 2 + i))
     return out
 
 
@@ -50,8 +50,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = load_scenario(args.scenario)
     state = game.new_state(seed=args.seed)
-    axis, allies = _bots(args.bots, args.seed)
     sides = game.ruleset.sides
+    axis, allies = _bots(args.bots, args.seed, game.ruleset.name, sides)
     policies = {sides[0]: axis, sides[1]: allies}
     last_turn = None if args.turns is None else args.turns
     t0 = time.perf_counter()
@@ -74,6 +74,42 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record:
         path = state.record().save(args.record)
         print(f"record written to {path}")
+    return 0
+
+
+def _parse_value(text: str):  # noqa: ANN202
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from workbench.batch import Config, parse_bots, run_batch, sweep_configs
+    from workbench.engine import load_scenario
+
+    load_scenario(args.scenario)  # fail early on a bad id
+    overrides = {}
+    for item in args.set or []:
+        key, _, val = item.partition("=")
+        overrides[key] = _parse_value(val)
+    base = Config(args.scenario, parse_bots(args.bots), overrides=overrides, name=args.name or "",
+                  max_turns=args.turns)
+    configs = [base]
+    if args.sweep:
+        key, _, vals = args.sweep.partition("=")
+        variants = {f"{key.rsplit('.', 1)[-1]}={v}": {"overrides": {key: _parse_value(v)}}
+                    for v in vals.split(",")}
+        configs = sweep_configs(base, variants)[1:]
+    scheduler = args.scheduler
+    df = run_batch(configs, args.games, args.out, seed=args.seed, workers=args.workers, scheduler=scheduler,
+                   progress=not args.quiet)
+    from workbench.analysis import win_rates
+
+    print(win_rates(df).to_pandas().to_string(index=False) if df.height else "no games")
+    print(f"results in {args.out}")
     return 0
 
 
@@ -101,10 +137,26 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("play", help="play a game with bots and print a turn-by-turn summary")
     p.add_argument("scenario")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="random,random", help="axis,allies policies (random)")
+    p.add_argument("--bots", default="random,random", help="axis,allies policies (random, heuristic)")
     p.add_argument("--turns", type=int, default=None, help="stop after this many turns")
     p.add_argument("--record", default=None, help="write the game record (JSON) here")
     p.set_defaults(fn=cmd_play)
+    p = sub.add_parser("batch", help="play many seeded bot games (or a sweep) and write Parquet results")
+    p.add_argument("scenario")
+    p.add_argument("--games", type=int, default=10, help="games per configuration")
+    p.add_argument("--bots", default="heuristic,random", help="axis,allies policies (random, heuristic)")
+    p.add_argument("--out", default="results", help="output folder (resumable)")
+    p.add_argument("--seed", type=int, default=0, help="root seed (SeedSequence)")
+    p.add_argument("--set", action="append", metavar="TABLE.KEY=VALUE",
+                   help="a rule-table override (JSON value), e.g. crt.rows.2='[...]'")
+    p.add_argument("--sweep", default=None, metavar="TABLE.KEY=V1,V2,...",
+                   help="one configuration per value of one table entry")
+    p.add_argument("--name", default=None, help="configuration name (default: a content hash)")
+    p.add_argument("--turns", type=int, default=None, help="stop each game after this many turns")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: every core)")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(fn=cmd_batch)
     p = sub.add_parser("replay", help="replay a game record and check its digest")
     p.add_argument("record")
     p.set_defaults(fn=cmd_replay)

@@ -11,6 +11,9 @@ class IllegalOrder(Exception):
         self.why = why
         super().__init__(f"{rule}: {why}")
 
+    def __reduce__(self):  # noqa: ANN204 - so the error survives a trip to a worker process
+        return (IllegalOrder, (self.rule, self.why))
+
 
 class ScenarioError(Exception):
     """Bad scenario data: names the file, the key and the problem."""
@@ -20,6 +23,9 @@ class ScenarioError(Exception):
         self.key = key
         self.message = message
         super().__init__(f"{self.file}: [{key}] {message}")
+
+    def __reduce__(self):  # noqa: ANN204
+        return (ScenarioError, (self.file, self.key, self.message))
 
 
 class RecordError(Exception):

@@ -74,9 +74,9 @@ def network(state: State, side: str) -> np.ndarray:
     return memo(state, ("rail_net", side), make)
 
 
-def components(state: State, side: str) -> np.ndarray:
-    """Connected components of the rail network (hexsides respected), with each unit's start
-    hex joined to its neighbours in the network."""
+def net_components(state: State, side: str) -> np.ndarray:
+    """Connected components of the rail network alone (31.2: a route passes only through
+    network hexes), so legal destinations agree exactly with :func:`route`."""
     def make() -> np.ndarray:
         from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import connected_components
@@ -84,21 +84,12 @@ def components(state: State, side: str) -> np.ndarray:
         hm = state.map
         ta = terrain_arrays(state)
         net = network(state, side)
-        starts = np.zeros(hm.size, dtype=bool)
-        for u in state.units_by_id.values():
-            if u.side == side and values.on_map(u):
-                starts[hm.index(u.location)] = True
-        nodes = net | starts
-        nb = hm.neighbors
         src = np.repeat(np.arange(hm.size), 6)
-        dst = nb.ravel()
-        ok = (dst >= 0) & (~ta.closed_side & ~ta.lake_side).ravel()
-        ok &= net[src] & net[np.maximum(dst, 0)] | (starts[src] & net[np.maximum(dst, 0)])
-        ok &= nodes[src]
+        dst = hm.neighbors.ravel()
+        ok = (dst >= 0) & (~ta.closed_side & ~ta.lake_side).ravel() & net[src] & net[np.maximum(dst, 0)]
         g = csr_matrix((np.ones(int(ok.sum())), (src[ok], dst[ok])), shape=(hm.size, hm.size))
-        _, labels = connected_components(g, directed=False)
-        return labels
-    return memo(state, ("rail_comp", side), make)
+        return connected_components(g, directed=False)[1]
+    return memo(state, ("rail_net_components", side), make)
 
 
 def route(state: State, unit: Unit, dest: str) -> list[int] | None:
@@ -165,12 +156,20 @@ class RailOrder(OrderKind):
             return []
         hubs = np.flatnonzero((ta.city | ta.resource) & net)
         out = []
-        labels = components(state, side)
+        labels = net_components(state, side)
+        ok_side = ~ta.closed_side & ~ta.lake_side
         for u in movers:
             i = hm.index(u.location)
+            # the components this unit can enter: its own, or (starting off the network, e.g.
+            # in enemy ZOC) those of the network hexes next to it, as route() searches
+            if net[i]:
+                reach = {int(labels[i])}
+            else:
+                reach = {int(labels[b]) for d, b in enumerate(hm.neighbors[i])
+                         if b >= 0 and ok_side[i, d] and net[b]}
             country = home_mask(state, values.major_of(state, u.nation), original=True)
             for h in hubs:
-                if h == i or labels[h] != labels[i]:
+                if h == i or int(labels[h]) not in reach:
                     continue
                 if not (country[i] or country[h]):
                     continue

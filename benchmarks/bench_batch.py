@@ -1,0 +1,48 @@
+"""Batch throughput: games per second per scenario with random and heuristic bots, and the
+speed-up of the local process pool from 1 to 2 workers.
+
+``python -m benchmarks.bench_batch [--games N] [--turns T] [--scenarios a,b]``.  Games are
+seeded (SeedSequence), so figures compare like with like; ``--turns`` caps each game for a
+quick run (the default plays whole games, which takes minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+from workbench.batch import Config, run_batch
+from workbench.engine.scenario import scenario_ids
+
+
+def games_per_second(scenario: str, bots: tuple[str, str], games: int, turns: int | None,
+                     workers: int = 0) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        run_batch(Config(scenario, bots, max_turns=turns), games, tmp, seed=1, workers=workers, progress=False)
+        return games / (time.perf_counter() - t)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--games", type=int, default=2)
+    p.add_argument("--turns", type=int, default=1)
+    p.add_argument("--scenarios", default=None)
+    p.add_argument("--scaling-scenario", default="ssa/valor-of-ignorance")
+    args = p.parse_args(argv)
+    sids = args.scenarios.split(",") if args.scenarios else scenario_ids()
+    print(f"batch: games/s, {args.games} games each, turns capped at {args.turns} (in-process)")
+    for sid in sids:
+        for bots in (("random", "random"), ("heuristic", "heuristic")):
+            gps = games_per_second(sid, bots, args.games, args.turns)
+            print(f"  {sid:32s} {','.join(bots):20s} {gps:8.3f} games/s")
+    n = max(4, args.games * 2)
+    one = games_per_second(args.scaling_scenario, ("heuristic", "random"), n, args.turns, workers=1)
+    two = games_per_second(args.scaling_scenario, ("heuristic", "random"), n, args.turns, workers=2)
+    print(f"  local pool {args.scaling_scenario}: 1 worker {one:.3f} games/s, 2 workers {two:.3f} games/s, "
+          f"speed-up {two / one:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Analysis helpers: Wilson intervals, win rates, fans, paired differences, CRT distributions."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from workbench import analysis as an
+
+
+def test_wilson_known_values():
+    lo, hi = an.wilson(8, 10)
+    assert math.isclose(lo, 0.4902, abs_tol=1e-3) and math.isclose(hi, 0.9433, abs_tol=1e-3)
+    assert an.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = an.wilson(0, 20)
+    assert lo == 0.0 and 0.15 < hi < 0.17
+
+
+def _summary():
+    rows = []
+    for cfg, wins in (("a", ["axis", "allies", "axis", None]), ("b", ["axis", "axis", "axis", "allies"])):
+        for g, w in enumerate(wins):
+            rows.append({"config": cfg, "game": g, "bot_winner": w, "winner": w, "level": "x",
+                         "vp_axis": float(g), "vp_allies": 1.0, "margin_axis": float(g - 1),
+                         "bot_axis": "heuristic", "bot_allies": "random"})
+    return pl.DataFrame(rows)
+
+
+def test_win_rates_and_levels():
+    r = an.win_rates(_summary())
+    a = r.filter(pl.col("config") == "a").row(0, named=True)
+    assert a["games"] == 4 and a["axis_wins"] == 2 and a["allies_wins"] == 1 and a["draws"] == 1
+    assert a["axis_lo"] < 0.5 < a["axis_hi"]
+    assert an.level_distribution(_summary())["share"].sum() == pytest.approx(2.0)
+    assert an.vp_distribution(_summary()).height == 2
+
+
+def test_paired_difference_uses_common_games():
+    d = an.paired_difference(_summary(), "a", "b", "axis_win")
+    assert d["games"] == 4 and d["difference"] == pytest.approx(0.25)
+    assert d["changed_up"] == 1 and d["changed_down"] == 0
+
+
+def test_fan_carries_last_value_forward():
+    rows = [{"config": "a", "game": g, "t": t, "turn": f"T{t}", "side": "axis", "metric": "steps_lost",
+             "value": float(t * (g + 1))} for g in range(3) for t in range(3 if g else 2)]
+    f = an.fan(pl.DataFrame(rows), "steps_lost", "axis")
+    last = f.filter(pl.col("t") == 2).row(0, named=True)
+    assert last["games"] == 3 and last["p10"] == 1.0  # game 0 carried its t=1 value forward
+    fig = an.fan_chart(pl.DataFrame(rows), "steps_lost", "axis")
+    assert fig.renderers
+
+
+def test_crt_distributions_sum_to_one():
+    for rs in ("ssa", "eto"):
+        d = an.crt_distribution(rs)
+        tot = d.group_by(["column", "drm"]).agg(pl.col("probability").sum())
+        assert tot["probability"].to_list() == pytest.approx([1.0] * tot.height)
+    e = an.crt_expectations("ssa")
+    best = e.filter(pl.col("column") == "10-1").row(0, named=True)
+    worst = e.filter(pl.col("column") == "1-4").row(0, named=True)
+    assert best["defender_steps"] > worst["defender_steps"]
+    assert best["attacker_steps"] < worst["attacker_steps"]
+
+
+def test_crt_distribution_follows_overrides():
+    import workbench as wb
+
+    g = wb.load_scenario("ssa/valor-of-ignorance", overrides={"crt.rows.1": ["DZ"] * 13})
+    d = an.crt_distribution("ssa", g.ruleset.tables)
+    p = d.filter((pl.col("column") == "1-4") & (pl.col("result") == "DZ"))["probability"].sum()
+    assert p == pytest.approx(1 / 6)

@@ -1,0 +1,114 @@
+"""Heuristic bots: legal orders only, games finish, unknown kinds handled, strength (small N)."""
+
+from __future__ import annotations
+
+import pytest
+
+import workbench as wb
+from workbench.bots import RandomPolicy, play
+from workbench.bots.heuristic import Brain, Context, HeuristicPolicy, make_policy
+from workbench.bots.policy import is_legal_now
+
+SMALL = "ssa/valor-of-ignorance"
+
+
+@pytest.fixture(scope="module")
+def voi():
+    return wb.load_scenario(SMALL)
+
+
+def _game(game, axis: str, allies: str, seed: int):
+    s = game.new_state(seed=seed)
+    pols = {"axis": make_policy(axis, "ssa", "axis", seed * 2), "allies": make_policy(allies, "ssa", "allies", seed * 2 + 1)}
+    for p in pols.values():
+        if isinstance(p, HeuristicPolicy):
+            p.raise_errors = True
+    return s, pols
+
+
+def test_heuristic_orders_are_legal_and_the_game_finishes(voi):
+    """Every order the bot gives is in the legal list at that moment (checked on the slow path)."""
+    s, pols = _game(voi, "heuristic", "heuristic", 3)
+    n = 0
+    while not s.is_over and n < 3000:
+        d = s.decision
+        order = pols[d.side].choose_in(s, d.side)
+        assert order in s.legal_orders_of(order["kind"]) or is_legal_now(s, order), order
+        s.apply(order)
+        n += 1
+    assert s.is_over
+
+
+def test_slow_path_choose_with_full_legal_list(voi):
+    s, pols = _game(voi, "heuristic", "random", 1)
+    for _ in range(40):
+        d = s.decision
+        legal = s.legal_orders()
+        order = pols[d.side].choose(s.ruleset.view(s, d.side), legal)
+        assert order in legal
+        s.apply(order)
+
+
+def test_axis_lands_in_north_america(voi):
+    s, pols = _game(voi, "heuristic", "random", 0)
+    play(s, pols, until_turn=2)
+    kinds = s.events()["kind"].to_list()
+    assert "embark" in kinds and "debark" in kinds
+    assert any(u.side == "axis" and u.location.isdigit() and u.type.endswith("division")
+               for u in s.units_by_id.values())
+
+
+class _Confused(Brain):
+    """Proposes nonsense and an unknown kind: the driver must still answer legally."""
+
+    def propose(self, ctx: Context):
+        return {"kind": "launch_zeppelins", "unit": "nobody"}
+
+
+def test_unknown_kinds_fall_back_to_a_legal_default(voi):
+    s = voi.new_state(seed=5)
+    pol = HeuristicPolicy(_Confused(), seed=1)
+    play(s, {"axis": pol, "allies": RandomPolicy(2)}, max_orders=200)
+    assert s.orders  # it played; every order was accepted by apply
+
+
+def test_unknown_open_kind_without_end_step_picks_a_random_legal_order(voi):
+    s = voi.new_state(seed=0)
+    pol = HeuristicPolicy(Brain(), seed=0)
+    assert "deploy" in s.decision.kinds
+    only = [{"kind": "deploy", "unit": "US-mar", "to": "019079"}]  # no end_step or pass offered
+    ctx = Context(pol, s, s.decision.side, only)
+    assert pol.default(ctx) == only[0]
+
+
+def test_random_fast_path_is_legal(voi):
+    s = voi.new_state(seed=2)
+    pol = RandomPolicy(4)
+    for _ in range(60):
+        order = pol.choose_in(s, s.decision.side)
+        assert order in s.legal_orders_of(order["kind"])
+        s.apply(order)
+
+
+def test_heuristic_beats_random_small_sample(voi):
+    """Sanity version of the strength bar (docs/bots.md has the full figures)."""
+    from workbench.bots.score import snapshot, summarize
+
+    wins = 0
+    n = 3
+    for seed in range(n):
+        s, pols = _game(voi, "random", "heuristic", 100 + seed)
+        s0 = snapshot(s)
+        play(s, pols)
+        wins += summarize(s, s0)["bot_winner"] == "allies"
+    assert wins >= 2
+
+
+@pytest.mark.slow
+def test_eto_heuristic_plays_to_the_end():
+    game = wb.load_scenario("eto/barbarossa-1941")
+    s = game.new_state(seed=1)
+    pol = make_policy("heuristic", "eto", "axis", 1)
+    pol.raise_errors = True
+    play(s, {"axis": pol, "allies": RandomPolicy(2)})
+    assert s.is_over and s.result

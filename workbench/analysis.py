@@ -1,0 +1,227 @@
+"""Balance analytics over batch results, with polars (and bokeh charts).
+
+* :func:`wilson` / :func:`win_rates`: win rates per configuration and side
+  with Wilson score intervals.
+* :func:`vp_distribution` / :func:`level_distribution`: how games end.
+* :func:`fan` / :func:`fan_chart`: turn-by-turn p10/p50/p90 of any series in
+  the batch's ``turns`` files (objectives, steps lost, ``economy:<NATION>.<metric>``).
+* :func:`paired_difference`: two rule variants played on the same seeds
+  (common random numbers) — the difference of a per-game outcome and its
+  interval, from the paired differences.
+* :func:`crt_distribution`: the exact result distribution of every CRT
+  column under each die modifier, with expected step losses (SSA and ETO).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import polars as pl
+
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_rates(summary: pl.DataFrame, by: str = "config", winner: str = "bot_winner") -> pl.DataFrame:
+    """Per configuration: games, wins per side, draws, and each side's win rate with its interval."""
+    rows = []
+    for key, g in summary.group_by(by, maintain_order=True):
+        n = g.height
+        cfg = key[0] if isinstance(key, tuple) else key
+        row: dict[str, Any] = {by: cfg, "games": n}
+        for cols in (("bot_axis", "bot_allies"),):
+            if all(c in g.columns for c in cols):
+                row["bots"] = f"{g[cols[0]][0]},{g[cols[1]][0]}"
+        wins = g[winner].fill_null("none").value_counts()
+        counts = dict(zip(wins[winner].to_list(), wins["count"].to_list(), strict=True))
+        for side in ("axis", "allies"):
+            k = int(counts.get(side, 0))
+            lo, hi = wilson(k, n)
+            row.update({f"{side}_wins": k, f"{side}_rate": k / n if n else float("nan"),
+                        f"{side}_lo": lo, f"{side}_hi": hi})
+        row["draws"] = n - row["axis_wins"] - row["allies_wins"]
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+def level_distribution(summary: pl.DataFrame, by: str = "config") -> pl.DataFrame:
+    """Share of games ending at each victory level (``winner`` + ``level``)."""
+    return (summary.group_by([by, "winner", "level"]).len()
+            .with_columns((pl.col("len") / pl.col("len").sum().over(by)).alias("share"))
+            .sort([by, "len"], descending=[False, True]))
+
+
+def vp_distribution(summary: pl.DataFrame, by: str = "config") -> pl.DataFrame:
+    """Quantiles of VP and of the contest margin per configuration."""
+    aggs = []
+    for col in ("vp_axis", "vp_allies", "margin_axis"):
+        if col in summary.columns:
+            for q in (0.1, 0.5, 0.9):
+                aggs.append(pl.col(col).cast(pl.Float64).quantile(q, "nearest").alias(f"{col}_p{int(q * 100)}"))
+            aggs.append(pl.col(col).cast(pl.Float64).mean().alias(f"{col}_mean"))
+    return summary.group_by(by).agg(aggs).sort(by)
+
+
+def fan(turns: pl.DataFrame, metric: str, side: str | None = None, by: str = "config") -> pl.DataFrame:
+    """p10/p50/p90 of a per-turn series across games: columns by, t, turn, p10, p50, p90, games.
+
+    A game that ended early carries its last value forward, so late turns are
+    not biased toward long games.
+    """
+    f = turns.filter(pl.col("metric") == metric)
+    if side is not None:
+        f = f.filter(pl.col("side") == side)
+    if f.height == 0:
+        return pl.DataFrame(schema={by: pl.String, "t": pl.Int64, "turn": pl.String, "p10": pl.Float64,
+                                    "p50": pl.Float64, "p90": pl.Float64, "games": pl.UInt32})
+    f = f.group_by([by, "game", "t"]).agg(pl.col("value").sum(), pl.col("turn").first())
+    grid = f.select(by, "t", "turn").unique([by, "t"]).join(f.select(by, "game").unique(), on=by)
+    full = (grid.join(f.drop("turn"), on=[by, "game", "t"], how="left").sort([by, "game", "t"])
+            .with_columns(pl.col("value").forward_fill().over([by, "game"])))
+    return (full.group_by([by, "t", "turn"]).agg(
+        pl.col("value").quantile(0.1, "nearest").alias("p10"),
+        pl.col("value").quantile(0.5, "nearest").alias("p50"),
+        pl.col("value").quantile(0.9, "nearest").alias("p90"),
+        pl.col("value").drop_nulls().len().alias("games")).sort([by, "t"]))
+
+
+def fan_chart(turns: pl.DataFrame, metric: str, side: str | None = None, by: str = "config",
+              title: str | None = None):  # noqa: ANN201 - bokeh figure
+    """A bokeh fan chart (p10-p90 band, p50 line) per configuration."""
+    from bokeh.models import ColumnDataSource, HoverTool
+    from bokeh.palettes import Category10_10
+    from bokeh.plotting import figure
+
+    fr = fan(turns, metric, side, by)
+    fig = figure(height=280, width=560, title=title or f"{metric}{' ' + side if side else ''}: p10-p90, p50",
+                 x_axis_label="turn", toolbar_location=None)
+    for k, (key, g) in enumerate(fr.group_by(by, maintain_order=True)):
+        name = key[0] if isinstance(key, tuple) else key
+        src = ColumnDataSource({c: g[c].to_list() for c in ("t", "turn", "p10", "p50", "p90")})
+        color = Category10_10[k % 10]
+        fig.varea(x="t", y1="p10", y2="p90", source=src, fill_alpha=0.2, fill_color=color)
+        fig.line(x="t", y="p50", source=src, line_color=color, line_width=2, legend_label=str(name))
+    fig.add_tools(HoverTool(tooltips=[("turn", "@turn"), ("p10", "@p10"), ("p50", "@p50"), ("p90", "@p90")]))
+    if fig.legend:
+        fig.legend.location = "top_left"
+    return fig
+
+
+def win_rate_chart(rates: pl.DataFrame, side: str = "axis", by: str = "config"):  # noqa: ANN201
+    """Win rate of ``side`` per configuration with its Wilson interval (whiskers)."""
+    from bokeh.models import ColumnDataSource, Whisker
+    from bokeh.plotting import figure
+
+    names = [str(x) for x in rates[by].to_list()]
+    src = ColumnDataSource({"x": names, "rate": rates[f"{side}_rate"].to_list(),
+                            "lo": rates[f"{side}_lo"].to_list(), "hi": rates[f"{side}_hi"].to_list()})
+    fig = figure(x_range=names, height=280, width=560, y_range=(0, 1), toolbar_location=None,
+                 title=f"{side} win rate (95% Wilson interval)")
+    fig.scatter(x="x", y="rate", source=src, size=9)
+    fig.add_layout(Whisker(source=src, base="x", upper="hi", lower="lo"))
+    return fig
+
+
+def paired_difference(summary: pl.DataFrame, a: str, b: str, metric: str = "axis_win",
+                      by: str = "config", z: float = Z95) -> dict[str, Any]:
+    """Variant ``b`` minus variant ``a`` on the games they share (same game index = same seeds).
+
+    ``metric`` is a summary column, or ``"axis_win"`` / ``"allies_win"`` (1 if that side is
+    the ``bot_winner``).  Returns the mean difference, its normal-approximation interval
+    from the paired differences, and how many games changed outcome each way.
+    """
+    def values(cfg: str) -> pl.DataFrame:
+        g = summary.filter(pl.col(by) == cfg)
+        if metric.endswith("_win"):
+            side = metric[: -len("_win")]
+            col = (pl.col("bot_winner") == side).fill_null(False).cast(pl.Float64)
+        else:
+            col = pl.col(metric).cast(pl.Float64)
+        return g.select("game", col.alias("v"))
+
+    j = values(a).join(values(b), on="game", suffix="_b")
+    n = j.height
+    if n == 0:
+        raise ValueError(f"no common games between {a!r} and {b!r}")
+    d = (j["v_b"] - j["v"]).to_list()
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else float("nan")
+    half = z * sd / math.sqrt(n) if n > 1 else float("nan")
+    return {"a": a, "b": b, "metric": metric, "games": n, "mean_a": float(j["v"].mean()),
+            "mean_b": float(j["v_b"].mean()), "difference": mean, "lo": mean - half, "hi": mean + half,
+            "changed_up": sum(1 for x in d if x > 0), "changed_down": sum(1 for x in d if x < 0)}
+
+
+# == the CRT itself ===========================================================================
+SSA_STEP_LOSSES = {  # (attacker steps, defender steps) per defender stack of one unit (SSA-11.9)
+    "AZ": (2, 0), "AE": (1, 0), "AR": (0, 0), "EX": (1, 1), "DR": (0, 0), "DE": (0, 1), "DZ": (0, 2)}
+
+
+def crt_distribution(ruleset: str, tables: dict[str, Any] | None = None,
+                     modifiers: range | list[int] | None = None) -> pl.DataFrame:
+    """Exact result probabilities of every CRT column under each die modifier.
+
+    Columns: column, drm, result, probability (exact, as a float; ``p_exact`` as a
+    fraction string), attacker_steps and defender_steps (expected step losses of a
+    one-unit stack on each side: SSA-11.9 codes, ETO ``[codes]`` steps).
+    SS Amerika has no general DRM (shifts move the column), so its ``drm`` is 0.
+    """
+    rows = []
+    if ruleset == "ssa":
+        from workbench.rulesets.ssa import adjudicate as adj
+
+        for col in adj.columns(tables):
+            for res, p in adj.outcome_distribution(col, tables=tables).items():
+                a, d = SSA_STEP_LOSSES.get(res, (0, 0))
+                rows.append({"column": col, "drm": 0, "result": res, "probability": float(p), "p_exact": str(p),
+                             "attacker_steps": float(p) * a, "defender_steps": float(p) * d})
+    elif ruleset == "eto":
+        from workbench.rulesets.eto import adjudicate as adj
+
+        t = tables["crt"] if tables else adj._table("crt", None)
+        mods = modifiers if modifiers is not None else range(-3, 4)
+        for col in adj.columns(tables):
+            for drm in mods:
+                dist: dict[str, Fraction] = {}
+                for die in range(1, 7):
+                    r = adj.crt(col, die + drm, tables=tables)
+                    dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
+                for res, p in dist.items():
+                    a, d = _eto_steps(t.get("codes", {}).get(res, {}))
+                    rows.append({"column": col, "drm": int(drm), "result": res, "probability": float(p),
+                                 "p_exact": str(p), "attacker_steps": float(p) * a, "defender_steps": float(p) * d})
+    else:
+        raise ValueError(f"unknown ruleset {ruleset!r}")
+    return pl.DataFrame(rows)
+
+
+def _eto_steps(code: dict[str, Any]) -> tuple[float, float]:
+    """Steps of a one-unit stack (two steps) for an ETO result code (27.1): flexible losses
+    (step or retreat) are counted as steps; elimination counts two."""
+    def num(k: str) -> float:
+        v = code.get(k, 0)
+        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else 0.0
+
+    a = 2.0 if code.get("attacker_eliminated") else num("attacker_steps")
+    d = 2.0 if code.get("defender_eliminated") else num("defender_steps") + num("defender_flex")
+    return a, min(d, 2.0)
+
+
+def crt_expectations(ruleset: str, tables: dict[str, Any] | None = None) -> pl.DataFrame:
+    """Per column and modifier: expected attacker and defender step losses, and their ratio."""
+    d = crt_distribution(ruleset, tables)
+    return (d.group_by(["column", "drm"], maintain_order=True)
+            .agg(pl.col("attacker_steps").sum(), pl.col("defender_steps").sum())
+            .with_columns((pl.col("defender_steps") / pl.col("attacker_steps")).alias("exchange_ratio")))

@@ -1,0 +1,550 @@
+"""The SS Amerika heuristic brain: a sensible beginner for either side.
+
+Per decision it does one thing a beginner would:
+
+* **Set-up / mobilization**: keeps the default set-up; spends mobilization
+  points (any ``replace`` first, then ``mobilize`` the strongest affordable
+  units) when those order kinds exist.
+* **Sea transport** (SSA-7.7): units waiting in a holding area embark on the
+  convoys there; loaded convoys (escorted by the battle fleets) sail to the
+  coastal hex nearest the most valuable weakly held enemy city, preferring
+  ports (a convoy in a port supplies any number of units, SSA-10.1f), and the
+  cargo debarks.  So the Axis really lands in North America.
+* **Rail** (SSA-5.7): units far from their objective ride the rails first.
+* **Movement**: each land unit heads for an objective — an enemy city to take
+  or a threatened own city to hold — never ending out of reach of a supply
+  point (a source or a logistic unit within its MF), avoiding stacks where it
+  would stand alone beside much stronger enemies, and never overstacking.
+* **Combat** (SSA-11): every possible attack is priced with ``combat.assess``
+  and the exact CRT distribution; attacks go in when the expected result is
+  clearly good (about 2-1 and better, more readily against cities).
+* **Retreats and losses**: retreat toward friends and supply, away from the
+  enemy; take the cheapest exchange losses.
+
+Anything else (air, naval combat, interception, new kinds) ends the step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.bots.heuristic import Brain, Context
+
+#: Value of each CRT result to the attacker, in defender-steps-equivalents.
+RESULT_VALUE = {"DZ": 3.0, "DE": 1.6, "DR": 0.6, "EX": 0.2, "AR": -0.5, "AE": -1.6, "AZ": -3.0}
+OFF_MAP = ("Eliminated", "unplaced", "Force pool")
+SPEND_KINDS = ("replace", "mobilize")
+
+
+def _axial(hm) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
+    cache = hm.__dict__.setdefault("_bot_axial", {})
+    if "qr" not in cache:
+        cache["qr"] = (hm.hexes["q"].to_numpy().astype(np.int64), hm.hexes["r"].to_numpy().astype(np.int64))
+    return cache["qr"]
+
+
+def dist_from(hm, idx: int) -> np.ndarray:  # noqa: ANN001
+    """Hex distance from ``idx`` to every hex."""
+    q, r = _axial(hm)
+    dq, dr = q - q[idx], r - r[idx]
+    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+
+
+def dist_to_set(hm, idxs) -> np.ndarray:  # noqa: ANN001
+    """Distance from every hex to the nearest of ``idxs`` (large where the set is empty)."""
+    out = np.full(hm.size, 10**6, dtype=np.int64)
+    for i in idxs:
+        np.minimum(out, dist_from(hm, int(i)), out=out)
+    return out
+
+
+def _dest(order: dict[str, Any]) -> str:
+    """Where a move order ends: ``to``, or the last hex of its ``path``."""
+    return order["to"] if "to" in order else order["path"][-1]
+
+
+def city_weights(state) -> dict[int, float]:  # noqa: ANN001
+    """How much each city is worth to fight for: industrial 3, other 1, capitals +3
+    (after SSA-20.1), and a fifth of that outside the countries the scenario gives a side."""
+    cache = state.game.__dict__.setdefault("_bot_city_weights", {})
+    if "w" in cache:
+        return cache["w"]
+    from workbench.rulesets.ssa.occupation import city_hexes
+
+    hm = state.map
+    kinds = hm.hexes["city_kind"].to_list()
+    capital = hm.hexes["capital"].to_list() if "capital" in hm.hexes.columns else [False] * hm.size
+    names = hm.hexes["country"].to_list()
+    codes = state.ruleset.tables.get("countries", {}).get("codes", {})
+    name_code = {n: c for c, ns in codes.items() for n in (ns if isinstance(ns, list) else [ns])}
+    control = state.game.scenario.raw.get("control", {})
+    contested = {k for k, v in control.items() if v in ("axis", "allies")}
+    out: dict[int, float] = {}
+    for i in city_hexes(state):
+        w = 3.0 if kinds[i] == "industrial" else 1.0
+        if capital[i]:
+            w += 3.0
+        code = name_code.get(names[i], names[i])
+        if contested and code not in contested:
+            w *= 0.2
+        out[i] = w
+    cache["w"] = out
+    return out
+
+
+#: Assumed combat strength of each unseen enemy unit in a hidden stack (SSA-19.G).
+HIDDEN_UNIT_CF = 3.0
+
+
+def enemy_strength(ctx: Context) -> np.ndarray:
+    """Enemy land strength per hex as the side sees it: revealed units at their printed
+    strength, hidden stacks (SSA-19) at :data:`HIDDEN_UNIT_CF` a unit."""
+    from workbench.rulesets.ssa import values
+
+    view, st = ctx.view, ctx.state
+    hm = st.map
+    out = np.zeros(hm.size)
+    for u in view.units_by_id.values():
+        if u.side != ctx.side and u.location.isdigit() and values.is_land(st, u) and not u.props.get("carried"):
+            out[hm.index(u.location)] += values.cf(st, u)
+    for h, n in getattr(view, "hidden_stacks", {}).items():
+        if h.isdigit() and hm.has_hex(h):
+            out[hm.index(h)] += HIDDEN_UNIT_CF * n
+    return out
+
+
+class SSABrain(Brain):
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    # == dispatch ====================================================================
+    def propose(self, ctx: Context) -> dict[str, Any] | None:
+        d = ctx.decision
+        kinds = set(d.kinds)
+        if "take_losses" in kinds:
+            return self.take_losses(ctx)
+        if "retreat" in kinds:
+            return self.retreat(ctx)
+        step = d.step or ""
+        if step.endswith("mobilization/spend"):
+            return self.spend(ctx)
+        if step.endswith("combat/land"):
+            return self.attack(ctx)
+        if step.endswith("initial-movement") or step.endswith("mechanized-movement"):
+            return self.movement(ctx)
+        return None
+
+    # == shared planning data ========================================================
+    def _info(self, ctx: Context) -> dict[str, Any]:
+        """Objectives, supply points and enemy strength, computed once per step."""
+        if "info" in ctx.memo:
+            return ctx.memo["info"]
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.occupation import city_hexes, city_owner
+
+        st, hm, side = ctx.state, ctx.state.map, ctx.side
+        weights = city_weights(st)
+        own_str = np.zeros(hm.size)
+        for u in st.units_by_id.values():
+            if u.side == side and u.location.isdigit() and values.is_land(st, u) and not u.props.get("carried"):
+                own_str[hm.index(u.location)] += values.cf(st, u)
+        enemy_str = enemy_strength(ctx)
+        nb = hm.neighbors
+        nbv = np.where(nb >= 0, nb, 0)
+        enemy_adj = (enemy_str[nbv] * (nb >= 0)).sum(axis=1)
+        enemy_near = enemy_adj + enemy_str
+        targets: dict[int, float] = {}
+        for i in city_hexes(st):
+            owner = city_owner(st, i)
+            w = weights.get(i, 0.0)
+            if w <= 0:
+                continue
+            if owner != side:
+                targets[i] = w  # an enemy or unowned city to take
+            elif enemy_near[i] > 0:
+                targets[i] = w + 1.0  # hold a threatened city
+        info = {"targets": targets, "enemy_str": enemy_str, "own_str": own_str, "enemy_adj": enemy_adj,
+                "supply": self._supply_points(ctx)}
+        ctx.memo["info"] = info
+        return info
+
+    def _supply_points(self, ctx: Context) -> np.ndarray:
+        from workbench.rulesets.ssa import supply, values
+
+        st, hm = ctx.state, ctx.state.map
+        pts: list[int] = []
+        try:
+            if ctx.side == "allies":
+                pts = [p.hex for p in supply.allied_sources(st)]
+            else:
+                pts = [p.hex for jp in (False, True) for p in supply.axis_sources(st, jp)]
+        except Exception:  # noqa: BLE001 - planning aid only
+            pts = []
+        for u in st.units_by_id.values():
+            if u.side == ctx.side and u.location.isdigit() and "logistic" in u.type and values.is_land(st, u):
+                pts.append(hm.index(u.location))
+        return dist_to_set(hm, set(pts))
+
+    # == mobilization ================================================================
+    def spend(self, ctx: Context) -> dict[str, Any] | None:
+        """Replace losses first, then build the strongest units the points buy."""
+        from workbench.rulesets.ssa import values
+
+        n = ctx.memo.get("spent", 0)
+        if n >= 60:
+            return None
+        tables = ctx.state.ruleset.tables
+        for kind in SPEND_KINDS:
+            opts = ctx.legal(kind)
+            if not opts:
+                continue
+
+            def worth(o: dict[str, Any]) -> float:
+                t = o.get("type")
+                if t is None and isinstance(o.get("unit"), str) and o["unit"] in ctx.state.units_by_id:
+                    u = ctx.state.units_by_id[o["unit"]]
+                    return values.full_cf(ctx.state, u)
+                if isinstance(t, str):
+                    return float(values.type_value(tables, t, o.get("nation", ""), "cf", 0) or 0)
+                return 0.0
+
+            best = ctx.first_ok(sorted(opts, key=lambda o: -worth(o))[:5])
+            if best is not None:
+                ctx.memo["spent"] = n + 1
+                return best
+        return None
+
+    # == movement ====================================================================
+    def movement(self, ctx: Context) -> dict[str, Any] | None:
+        for planner in (self.embark, self.sail, self.debark, self.rail, self.move):
+            order = planner(ctx)
+            if order is not None:
+                return order
+        return None
+
+    def embark(self, ctx: Context) -> dict[str, Any] | None:
+        """Units waiting in a holding area board the convoys there (strongest first)."""
+        from workbench.rulesets.ssa import values
+
+        if ctx.memo.get("embark_done") or not ctx.decision.step.endswith("initial-movement"):
+            return None
+        opts = [o for o in ctx.legal("embark") if not ctx.state.unit(o["convoy"]).location.isdigit()]
+        if not opts:
+            ctx.memo["embark_done"] = True
+            return None
+        st = ctx.state
+
+        def rank(o: dict[str, Any]) -> tuple:
+            u = st.unit(o["units"][0])
+            return (values.domain(st, u) != "land", -values.cf(st, u), o["convoy"])
+
+        order = ctx.first_ok(sorted(opts, key=rank))
+        if order is None:
+            ctx.memo["embark_done"] = True
+        return order
+
+    def _landing_target(self, ctx: Context) -> int | None:
+        """The enemy city to land at: valuable and weakly held."""
+        if "landing_target" in ctx.memo:
+            return ctx.memo["landing_target"]
+        info = self._info(ctx)
+        hm = ctx.state.map
+        coastal = hm.flag("coastal")
+        keep = ctx.policy.game_memo.get("landing_target")
+        if keep is not None and keep in info["targets"]:
+            ctx.memo["landing_target"] = keep  # reinforce the same beachhead
+            return keep
+        best, best_score = None, -1e9
+        for i, w in info["targets"].items():
+            if info["own_str"][i] > 0:
+                continue  # already ours on the ground
+            near = dist_from(hm, i) <= 1
+            if not (coastal & near).any():
+                continue
+            defence = float(info["enemy_str"][near].sum())
+            score = 2.0 * w - defence
+            if score > best_score:
+                best, best_score = i, score
+        ctx.memo["landing_target"] = best
+        ctx.policy.game_memo["landing_target"] = best
+        return best
+
+    def sail(self, ctx: Context) -> dict[str, Any] | None:
+        """Loaded convoys (and the battle fleets with them) sail to the landing hex."""
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.naval import carried_by
+
+        st, hm = ctx.state, ctx.state.map
+        if not ctx.decision.step.endswith("initial-movement") or ctx.memo.get("sail_done"):
+            return None
+        target = self._landing_target(ctx)
+        if target is None:
+            ctx.memo["sail_done"] = True
+            return None
+        sailed = ctx.memo.setdefault("sailed", set())
+        loaded = [u for u in st.units_by_id.values() if u.side == ctx.side and u.type == "transport"
+                  and u.id not in sailed and carried_by(st, u)]
+        if not loaded:
+            # escorts follow the convoys to the beachhead
+            beach = ctx.memo.get("beach")
+            if beach is None:
+                ctx.memo["sail_done"] = True
+                return None
+            fleets = [u for u in st.units_by_id.values() if u.side == ctx.side and u.id not in sailed
+                      and u.type in ("battle_fleet", "carrier_fleet") and not u.props.get("sailed")
+                      and not u.location.isdigit()]
+            for f in fleets:
+                sailed.add(f.id)
+                o = ctx.first_ok([{"kind": "sail", "unit": f.id, "to": beach}])
+                if o is not None:
+                    return o
+            ctx.memo["sail_done"] = True
+            return None
+        convoy = loaded[0]
+        sailed.add(convoy.id)
+        opts = [o for o in self._sail_opts(ctx) if o["unit"] == convoy.id and o["to"].isdigit()]
+        if not opts:
+            return None
+        info = self._info(ctx)
+        dt = dist_from(hm, target)
+        coastal = hm.flag("coastal")
+        port = hm.flag("port")
+        cargo = carried_by(st, convoy)
+        from workbench.rulesets.ssa.stacking import land_room
+
+        def score(o: dict[str, Any]) -> float:
+            i = hm.index(o["to"])
+            if not coastal[i] or info["enemy_str"][i] > 0:
+                return 1e9
+            return dt[i] * 2.0 + 0.3 * info["enemy_adj"][i] - (1.5 if port[i] else 0.0) \
+                - (0.5 if info["own_str"][i] > 0 else 0.0)
+
+        for o in sorted(opts, key=score)[:12]:
+            if score(o) >= 1e9:
+                break
+            if any(land_room(st, ctx.side, o["to"], u) is not None for u in cargo if values.is_land(st, u)):
+                continue
+            if ctx.ok(o):
+                ctx.memo.setdefault("beach", o["to"])
+                return o
+        return None
+
+    def _sail_opts(self, ctx: Context) -> list[dict[str, Any]]:
+        if "sail_opts" not in ctx.memo:
+            ctx.memo["sail_opts"] = ctx.legal("sail")
+        return ctx.memo["sail_opts"]
+
+    def debark(self, ctx: Context) -> dict[str, Any] | None:
+        """Cargo at a coastal hex goes ashore."""
+        st = ctx.state
+        opts = [o for o in ctx.legal("debark") if st.unit(o["convoy"]).location.isdigit()]
+        return ctx.first_ok(opts)
+
+    def _objective(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
+        hm = ctx.state.map
+        if not info["targets"]:
+            return None
+        here = hm.index(u.location)
+        d0 = dist_from(hm, here)
+        best, best_score = None, 1e9
+        for i, w in info["targets"].items():
+            s = d0[i] - 4.0 * w + 0.3 * info["enemy_str"][i]
+            if s < best_score:
+                best, best_score = i, s
+        return best
+
+    def rail(self, ctx: Context) -> dict[str, Any] | None:
+        """Units far from their objective take the train toward it."""
+        from workbench.rulesets.ssa import values
+
+        if not ctx.decision.step.endswith("initial-movement") or ctx.memo.get("rail_done"):
+            return None
+        st, hm = ctx.state, ctx.state.map
+        if "rail_opts" not in ctx.memo:
+            opts = ctx.legal("rail")
+            by_unit: dict[str, list[dict[str, Any]]] = {}
+            for o in opts:
+                by_unit.setdefault(o["unit"], []).append(o)
+            ctx.memo["rail_opts"] = by_unit
+            ctx.memo["rail_queue"] = sorted(by_unit, key=lambda uid: -values.cf(st, st.unit(uid)))
+        info = self._info(ctx)
+        from workbench.rulesets.ssa.stacking import land_room
+
+        queue = ctx.memo["rail_queue"]
+        while queue:
+            uid = queue.pop(0)
+            u = st.unit(uid)
+            goal = self._objective(ctx, u, info)
+            if goal is None:
+                continue
+            dg = dist_from(hm, goal)
+            here = hm.index(u.location)
+            if dg[here] <= max(2.0, values.mf(st, u)) * 1.5:
+                continue
+            cands = []
+            for o in ctx.memo["rail_opts"][uid]:
+                i = hm.index(o["to"])
+                if info["enemy_adj"][i] > 0 or dg[i] >= dg[here] - 2:
+                    continue
+                cands.append((dg[i] + (0.0 if info["supply"][i] <= 3 else 3.0), o))
+            cands.sort(key=lambda c: c[0])
+            for _, o in cands[:6]:
+                if land_room(st, ctx.side, o["to"], u) is None and ctx.ok(o):
+                    ctx.memo.setdefault("moved", set()).add(uid)
+                    return o
+        ctx.memo["rail_done"] = True
+        return None
+
+    def move(self, ctx: Context) -> dict[str, Any] | None:
+        """Each land unit in turn: toward its objective, in supply, not overstacked, not alone."""
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.stacking import land_room
+
+        st, hm = ctx.state, ctx.state.map
+        if "move_opts" not in ctx.memo:
+            by_unit: dict[str, list[dict[str, Any]]] = {}
+            for o in ctx.legal("move"):
+                by_unit.setdefault(o["unit"], []).append(o)
+            ctx.memo["move_opts"] = by_unit
+            ctx.memo["move_queue"] = sorted(by_unit, key=lambda uid: (-values.cf(st, st.unit(uid)), uid))
+        info = self._info(ctx)
+        queue = ctx.memo["move_queue"]
+        moved = ctx.memo.setdefault("moved", set())
+        while queue:
+            uid = queue.pop(0)
+            if uid in moved:
+                continue
+            moved.add(uid)
+            u = st.unit(uid)
+            here = hm.index(u.location)
+            goal = self._objective(ctx, u, info)
+            if goal is None:
+                continue
+            dg = dist_from(hm, goal)
+            mf = max(values.mf(st, u), 1.0)
+            logistic = "logistic" in u.type
+            strength = values.cf(st, u)
+
+            def score(i: int, dg=dg, mf=mf, logistic=logistic, strength=strength) -> float:
+                s = float(dg[i])
+                if info["supply"][i] > mf and not logistic:
+                    s += 6.0  # SSA-10: stay within reach of a supply point
+                if logistic and info["enemy_adj"][i] > 0:
+                    s += 4.0
+                alone = info["own_str"][i] <= 0
+                if info["enemy_adj"][i] > 2.5 * (strength + info["own_str"][i]) and alone:
+                    s += 3.0
+                if i in info["targets"] and info["enemy_str"][i] == 0:
+                    s -= 2.0  # take / hold the city itself
+                return s
+
+            stay = score(here)
+            if here in info["targets"] and info["enemy_adj"][here] > 0:
+                continue  # hold a threatened city
+            dh = dist_from(hm, here)
+            cands = sorted(((score(hm.index(_dest(o))), int(dh[hm.index(_dest(o))]), o)
+                            for o in ctx.memo["move_opts"][uid]), key=lambda c: (c[0], c[1]))
+            for s, _, o in cands[:8]:
+                if s >= stay:
+                    break
+                if land_room(st, ctx.side, _dest(o), u) is None and ctx.ok(o):
+                    j = hm.index(_dest(o))
+                    info["own_str"][here] -= strength
+                    info["own_str"][j] += strength
+                    return o
+        return None
+
+    # == combat ======================================================================
+    def attack(self, ctx: Context) -> dict[str, Any] | None:
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.combat import assess
+
+        st = ctx.state
+        opts = ctx.legal("attack")
+        if not opts:
+            return None
+        info = self._info(ctx)
+        tables = st.ruleset.tables
+        hm = st.map
+        by_target: dict[str, list[dict[str, Any]]] = {}
+        for o in opts:
+            by_target.setdefault(o["targets"][0], []).append(o)
+        from workbench.rulesets.ssa import adjudicate as adj
+
+        best, best_ev = None, 0.0
+        own_supply = self._own_supply(ctx)
+
+        def column(attackers: list[str], t: str) -> str | None:
+            """The column as the attacker can foresee it: own strength, the defence as seen
+            (hidden stacks estimated), and the shifts the rules give (terrain, rivers)."""
+            att = sum(adj.supply_strength(values.cf(st, st.unit(a)), own_supply.get(a, True)) for a in attackers)
+            dfn = float(info["enemy_str"][hm.index(t)])
+            if att <= 0:
+                return None
+            col = adj.odds_column(att, max(dfn, 0.5), tables=tables)
+            a = assess(st, ctx.side, attackers, [t])
+            return adj.shift(col, sum(n for n, _, _ in a.shifts), tables=tables)
+
+        for t, group in by_target.items():
+            full = max(group, key=lambda o: len(o["attackers"]))
+            cands = [full]
+            ranked = sorted(full["attackers"], key=lambda a: -values.cf(st, st.unit(a)))
+            try:
+                col_full = column(full["attackers"], t)
+                for k in range(1, len(ranked)):  # the fewest strongest units that reach the same column
+                    sub = sorted(ranked[:k])
+                    if column(sub, t) == col_full:
+                        cands.insert(0, {"kind": "attack", "attackers": sub, "targets": [t]})
+                        break
+            except Exception:  # noqa: BLE001
+                continue
+            bonus = 0.5 * info["targets"].get(hm.index(t), 0.0)
+            for o in cands:
+                try:
+                    col = column(o["attackers"], t)
+                    if col is None:
+                        continue
+                    dist = adj.outcome_distribution(col, tables=tables)
+                except Exception:  # noqa: BLE001
+                    continue
+                ev = sum(float(p) * RESULT_VALUE.get(r, 0.0) for r, p in dist.items())
+                p_good = sum(float(p) for r, p in dist.items() if r in ("DZ", "DE", "DR"))
+                ev += bonus * p_good
+                ev -= 0.02 * len(o["attackers"])
+                if ev > best_ev + 1e-9 and ev >= 0.6:
+                    best, best_ev = o, ev
+        return best if best is not None and ctx.ok(best) else None
+
+    def _own_supply(self, ctx: Context) -> dict[str, bool]:
+        from workbench.rulesets.ssa.supply import supply_status
+
+        if "own_supply" not in ctx.memo:
+            try:
+                ctx.memo["own_supply"] = supply_status(ctx.state, ctx.side)
+            except Exception:  # noqa: BLE001
+                ctx.memo["own_supply"] = {}
+        return ctx.memo["own_supply"]
+
+    def retreat(self, ctx: Context) -> dict[str, Any] | None:
+        hm = ctx.state.map
+        opts = ctx.legal("retreat")
+        if not opts:
+            return None
+        info = self._info(ctx)
+
+        def score(o: dict[str, Any]) -> float:
+            i = hm.index(o["to"])
+            return float(info["enemy_adj"][i]) - 0.5 * float(info["own_str"][i] > 0) + 0.2 * float(info["supply"][i])
+
+        return min(opts, key=score)
+
+    def take_losses(self, ctx: Context) -> dict[str, Any] | None:
+        from workbench.rulesets.ssa import values
+
+        st = ctx.state
+        opts = ctx.legal("take_losses")
+        if not opts:
+            return None
+        return min(opts, key=lambda o: (sum(values.full_cf(st, st.unit(u)) for u in o["units"]), len(o["units"])))
