@@ -32,7 +32,6 @@ import hashlib
 import json
 import multiprocessing
 import os
-import tempfile
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -186,17 +185,9 @@ def _turns_frame(rows: list[dict[str, Any]]) -> pl.DataFrame:
 
 
 def _atomic_parquet(df: pl.DataFrame, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        df.write_parquet(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from workbench.engine.record import atomic_write
+
+    atomic_write(path, df.write_parquet)
 
 
 # == the batch ======================================================================================

@@ -117,20 +117,27 @@ def _scenario_ref(scenario) -> str:  # noqa: ANN001 - Scenario
     return str(Path(scenario.file).resolve())
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write to a temp file beside ``path``, fsync, then rename over it."""
+def atomic_write(path: Path, write) -> None:  # noqa: ANN001 - write(tmp_path: str)
+    """Have ``write`` fill a temp file beside ``path``, fsync it, then rename it over ``path``:
+    a crash mid-write never leaves a half file, and the old file survives any failure."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
+        write(tmp)
+        with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write text atomically (see :func:`atomic_write`)."""
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def replay(record: GameRecord | dict[str, Any] | str | Path, *, upto: int | None = None) -> State:
