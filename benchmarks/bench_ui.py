@@ -71,11 +71,12 @@ def movement_position(scenario: str | None = None, seed: int = 0):
         if d is None:
             break
         if "move" in d.kinds:
-            moves = [o for o in state.legal_orders_of("move") if len(o["path"]) == 1
-                     and not state.units_at(o["path"][0])]
+            moves = [o for o in state.legal_orders_of("move")
+                     if state.map.distance(o["to"], state.unit(o["unit"]).location) == 1
+                     and not state.units_at(o["to"])]
             if moves:
-                o = sorted(moves, key=lambda o: (o["unit"], o["path"][0]))[0]
-                return state, o["unit"], o["path"][0]
+                o = sorted(moves, key=lambda o: (o["unit"], o["to"]))[0]
+                return state, o["unit"], o["to"]
         state.advance()
     raise RuntimeError("no movement step with a legal move in the first turn")
 

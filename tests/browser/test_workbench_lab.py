@@ -56,8 +56,9 @@ def test_start_notebook_runs_and_the_map_and_panels_appear(lab_notebook):
 
 def test_click_a_unit_then_a_legal_destination_moves_it(lab_notebook):
     nb = lab_notebook
-    dest = nb.kjson("sorted(o['path'][-1] for o in bench.state.legal_orders_of('move') "
-                    "if o['unit'] == 'GE-0404' and len(o['path']) == 1 and o['path'][0] != '0504')")[0]
+    dest = nb.kjson("sorted(o['to'] for o in bench.state.legal_orders_of('move') "
+                    "if o['unit'] == 'GE-0404' and o['to'] != '0504' "
+                    "and bench.state.map.distance(o['to'], '0404') == 1)")[0]
     before = hex_crop(nb, dest)
     nb.click_hex("0404")
     nb.wait_message("GE-0404 selected")
