@@ -115,7 +115,8 @@ def spiral(q: int, r: int, radius: int) -> np.ndarray:
     return np.concatenate([ring(q, r, k) for k in range(radius + 1)])
 
 
-def _cube_round(x, z):
+def cube_round(x, z):
+    """Round fractional axial coordinates (q, r) to the hex that contains them."""
     y = -x - z
     rx, ry, rz = np.round(x), np.round(y), np.round(z)
     dx, dy, dz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
@@ -138,7 +139,7 @@ def line(q1: int, r1: int, q2: int, r2: int) -> np.ndarray:
     t = np.linspace(0.0, 1.0, n + 1)
     x = q1 + 1e-6 + (q2 - q1) * t
     z = r1 + 2e-6 + (r2 - r1) * t
-    rq, rr = _cube_round(x, z)
+    rq, rr = cube_round(x, z)
     return np.stack([rq, rr], axis=1)
 
 

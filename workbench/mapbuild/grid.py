@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from workbench.hexgrid import HexGrid
+from workbench.hexgrid import HexGrid, cube_round
 
 SQRT3 = math.sqrt(3.0)
 
@@ -118,16 +118,7 @@ class GeoGrid:
         py = (self.y0 - np.asarray(py, dtype=float)) / self.circumradius
         q = px * 2.0 / 3.0
         r = py / SQRT3 - px / 3.0
-        # cube rounding
-        x, z = q, r
-        y = -x - z
-        rx, ry, rz = np.round(x), np.round(y), np.round(z)
-        dx, dy, dz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
-        fix_x = (dx > dy) & (dx > dz)
-        fix_z = ~fix_x & (dz >= dy)
-        rx = np.where(fix_x, -ry - rz, rx)
-        rz = np.where(fix_z, -rx - ry, rz)
-        return self.hexgrid.index(rx.astype(np.int64), rz.astype(np.int64))
+        return self.hexgrid.index(*cube_round(q, r))
 
     # -- corners and hexsides as a graph -------------------------------------------------
     @cached_property
