@@ -91,3 +91,17 @@ def test_big_live_maps_send_only_the_hexes_around_the_view():
     assert xs.min() <= max(xr.start, view.hx.min()) and xs.max() >= xr.end
     still = MapView(state, interactive=False)  # a standalone page gets every hex
     assert len(still.hex_source.data["q"]) == state.map.size
+
+
+def test_hex_at_maps_a_tap_back_to_its_hex(toy_state):
+    """A tap at a hex centre (bokeh flat-top axial, size 1) finds that hex; off the map gives None."""
+    import numpy as np
+    from bokeh.util.hex import axial_to_cartesian
+
+    view = MapView(toy_state)
+    hm = toy_state.map
+    i = hm.index("0504")
+    x, y = axial_to_cartesian(np.array([hm.grid.q[i]]), np.array([hm.grid.r[i]]), 1, "flattop")
+    assert view.hex_at(float(x[0]) + 0.1, float(y[0]) - 0.1) == "0504"
+    assert view.hex_at(-50.0, 50.0) is None
+    assert view.hex_at(None, None) is None

@@ -42,16 +42,23 @@ def test_start_notebook_runs_and_the_map_and_panels_appear(lab_notebook):
     for sel, text in ((".wb-outline-tree", "you are here"), (".wb-decision-box", "SSA-4.2b"),
                       (".wb-orders", "Click a unit")):
         assert text in page.locator(sel).first.inner_text()
-    shot = nb.screenshot("01-workbench")
-    assert shot.stat().st_size > 20_000
     cv = nb.map_canvas()
     box = cv.bounding_box()
     assert box["width"] > 600 and box["height"] > 400
-    img = pixels(cv.screenshot())
-    # the map is drawn: clear terrain (#e8e4c9), sea (#a9cce3) and the German counters (#8a9199)
-    assert count_colour(img, (0xE8, 0xE4, 0xC9)) > 20_000
-    assert count_colour(img, (0xA9, 0xCC, 0xE3)) > 5_000
-    assert count_colour(img, (0x8A, 0x91, 0x99), tol=20) > 300
+
+    def drawn(img: np.ndarray) -> bool:
+        # clear terrain (#e8e4c9), sea (#a9cce3) and the German counters (#8a9199)
+        return (count_colour(img, (0xE8, 0xE4, 0xC9)) > 20_000 and count_colour(img, (0xA9, 0xCC, 0xE3)) > 5_000
+                and count_colour(img, (0x8A, 0x91, 0x99), tol=20) > 300)
+
+    # the canvas paints asynchronously after the cell output appears: give it up to 30 s
+    for _ in range(60):
+        if drawn(pixels(cv.screenshot())):
+            break
+        page.wait_for_timeout(500)
+    shot = nb.screenshot("01-workbench")
+    assert shot.stat().st_size > 20_000
+    assert drawn(pixels(cv.screenshot())), "the map canvas never showed terrain, sea and counters"
 
 
 def test_click_a_unit_then_a_legal_destination_moves_it(lab_notebook):

@@ -377,11 +377,11 @@ class MapView:
         """The label of the hex under data point (x, y), ``None`` off the map."""
         if x is None or y is None:
             return None
-        from workbench.hexgrid import _cube_round
+        from workbench.hexgrid import cube_round
 
         q = x / 1.5
         r = -y / np.sqrt(3.0) - q / 2.0
-        rq, rr = _cube_round(np.array([q]), np.array([r]))
+        rq, rr = cube_round(np.array([q]), np.array([r]))
         i = int(self.hm.grid.index(rq, rr)[0])
         return self.hm.label(i) if i >= 0 else None
 
