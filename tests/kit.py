@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.engine import IllegalOrder, OrderKind, Ruleset, State
+from workbench.engine import OrderKind, Ruleset, State
 from workbench.engine.flow import Sequence
 from workbench.engine.moves import MovementRules, MoveOrder
 from workbench.hexgrid import HexGrid
@@ -254,10 +254,3 @@ nation = "SU"
 type = "infantry"
 at = "Reserve"
 """
-
-
-def never_raises(state: State) -> None:  # pragma: no cover - helper for clarity in tests
-    try:
-        state.legal_orders()
-    except IllegalOrder:
-        raise AssertionError("legal_orders must not raise") from None

@@ -135,3 +135,10 @@ def test_errors_pickle_for_worker_processes():
     assert (e.rule, e.why, str(e)) == ("SSA-5.1", "enemy units there", "SSA-5.1: enemy units there")
     s = pickle.loads(pickle.dumps(ScenarioError("f.toml", "units[0].at", "unknown hex")))
     assert (s.file, s.key, s.message) == ("f.toml", "units[0].at", "unknown hex")
+
+
+def test_illegal_order_cited_reads_a_rule_prefix_only():
+    e = IllegalOrder.cited("SSA-5.7f-g: the rail limit is used up", "SSA-5.7")
+    assert (e.rule, e.why) == ("SSA-5.7f-g", "the rail limit is used up")
+    e = IllegalOrder.cited("GE-4Pz cannot end its move in 0601: full", "SSA-9.1")
+    assert (e.rule, e.why) == ("SSA-9.1", "GE-4Pz cannot end its move in 0601: full")

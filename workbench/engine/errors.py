@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+#: "SSA-5.7f-g: why", "ETO-31.3: why", "SSA-SC0 SR3: why" -> (rule, why).  Only the two
+#: rulebooks' prefixes count, so a sentence starting with a unit id ("GE-4Pz cannot ...") does not.
+_CITED = re.compile(r"^((?:SSA|ETO)-[^:\s][^:]*?): (.*)$", re.S)
+
 
 class IllegalOrder(Exception):
     """An order that breaks a rule.  ``rule`` is the rule ID, ``why`` says why in plain words."""
@@ -13,6 +19,13 @@ class IllegalOrder(Exception):
 
     def __reduce__(self):  # noqa: ANN204 - so the error survives a trip to a worker process
         return (IllegalOrder, (self.rule, self.why))
+
+    @classmethod
+    def cited(cls, text: str, default_rule: str) -> IllegalOrder:
+        """From a rules helper's "RULE: why" sentence (e.g. ``"SSA-5.1: enemy units there"``);
+        text without a rule prefix is cited under ``default_rule``."""
+        m = _CITED.match(text)
+        return cls(m.group(1), m.group(2)) if m else cls(default_rule, text)
 
 
 class ScenarioError(Exception):

@@ -234,8 +234,7 @@ class BTMoveOrder(OrderKind):
             u = state.unit(uid)
             why = self._walker(state, u).why_not([state.map.index(h) for h in path])
             if why:
-                rule, text = why.split(": ", 1) if why.startswith("ETO-") else (self.rule, why)
-                raise IllegalOrder(rule, text)
+                raise IllegalOrder.cited(why, self.rule)
             if not stacking.fits(state, path[-1], u.side, [u]):
                 raise IllegalOrder("ETO-24.2", f"{path[-1]} cannot hold {uid}")
         gid = order.get("general")

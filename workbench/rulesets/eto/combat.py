@@ -360,8 +360,7 @@ class DesignateOrder(OrderKind):
                                    "or armor (in exploitation: exploiting armor), designated once a step")
         why = target_why_not(state, side, target, [state.unit(a) for a in ids], mode)
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         mode = current_mode(state)

@@ -255,8 +255,7 @@ class ActivateHQOrder(OrderKind):
             raise IllegalOrder(self.rule, "activate_hq needs a list of HQ ids")
         why = self._why_not(state, state.decision.side, hqs)
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         off = offensive(state)

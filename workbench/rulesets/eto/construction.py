@@ -218,8 +218,7 @@ class BuildOrder(OrderKind):
             raise IllegalOrder("ETO-37.1", f"{order.get('unit')!r} is not one of your units in the force pool")
         why = self._why_not(state, u, order)
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -112,8 +112,7 @@ class MoveHQOrder(OrderKind):
             raise IllegalOrder(self.rule, "an HQ move needs a path of hex labels")
         why = Walker(state, hq, "hq").why_not([state.map.index(h) for h in path])
         if why:
-            rule, text = why.split(": ", 1) if why.startswith("ETO-") else (self.rule, why)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
         bad = interval_violations(state, hq, path[-1])
         if bad:
             raise IllegalOrder("ETO-23.4", f"HQ {hid} may not end within {bad}")
@@ -178,8 +177,7 @@ class PlaceHQOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not an HQ or general of yours in the force pool")
         why = self._why_not(state, u, str(order.get("at", "")))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -428,8 +428,7 @@ class MoveOrder(OrderKind):
         idx = [state.map.index(h) for h in path]
         why = self.walker(state, unit).why_not(idx)
         if why:
-            rule, text = why.split(": ", 1) if why.startswith("ETO-") else (self.rule, why)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
         dest = path[-1]
         if stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "

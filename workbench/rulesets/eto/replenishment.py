@@ -111,8 +111,7 @@ class ReplenishOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not one of your units in the Replenishment box")
         why = self._why_not(state, u, str(order.get("at", "")))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -425,8 +425,7 @@ class FlyOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your air units on the ground that may fly now")
         why = self._why_not(state, u, order.get("to"), order.get("mission"), order.get("carrier"))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
@@ -500,8 +499,7 @@ class LandOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your air units in the air")
         why = self._why_not(state, u, order.get("to"), order.get("carrier"))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -123,8 +123,7 @@ class _AirAttack(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         why = self._why_not(state, state.decision.side, order.get("units"), order.get("target"))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
 
 class InterdictOrder(_AirAttack):

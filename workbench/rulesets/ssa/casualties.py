@@ -36,14 +36,12 @@ MAX_LISTED = 60
 
 def naval_strength(state: State, unit: Unit) -> float:
     """SSA-3.3c: a naval unit's combat strength on its current side."""
-    key = "strength_reduced" if unit.reduced else "strength"
-    return float(values.value(state, unit, key, values.value(state, unit, "strength", 0)) or 0)
+    return values.sided(state, unit, "strength")
 
 
 def naval_aa(state: State, unit: Unit) -> float:
     """SSA-12.2b: a naval unit's anti-aircraft strength on its current side."""
-    key = "aa_reduced" if unit.reduced else "aa"
-    return float(values.value(state, unit, key, values.value(state, unit, "aa", 0)) or 0)
+    return values.sided(state, unit, "aa")
 
 
 def based_on(state: State, carrier: Unit) -> list[Unit]:

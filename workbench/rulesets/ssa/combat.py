@@ -24,6 +24,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
 from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.casualties import naval_strength
 from workbench.rulesets.ssa.losses import eliminate, reduce
 from workbench.rulesets.ssa.movement import other
 from workbench.rulesets.ssa.retreat import start_retreats
@@ -108,12 +109,6 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
                       base, shifts, column, contrib)
 
 
-def naval_strength(state: State, fleet: Unit) -> float:
-    """SSA-11.7, 13.9: a fleet's combat strength on its current (full or damaged) side."""
-    key = "strength_reduced" if fleet.reduced else "strength"
-    return float(values.value(state, fleet, key, 0) or 0)
-
-
 def _across_river(state: State, a: str, b: str) -> bool:
     hm = state.map
     return hm.side_has(a, b, "river") or hm.side_has(a, b, "canal")
@@ -190,8 +185,7 @@ class AttackOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"there is no unit {a!r}")
         why = self._why_not(state, side, attackers, targets)
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
         for key, test, rule in (("support", self._is_support, "SSA-12.1"), ("gunfire", self._is_gunfire, "SSA-11.7")):
             for uid in order.get(key, []):
                 if not test(state, side, uid, targets):

@@ -275,8 +275,7 @@ class ReconOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         why, _ = self._why_not(state, order.get("hex"))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side

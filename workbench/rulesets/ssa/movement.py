@@ -90,12 +90,6 @@ class SSAMovement(MovementRules):
         """MF left this phase (SSA-5.2: unused MF never carries over)."""
         return values.mf(state, unit) - float(unit.props.get("mf_spent", 0))
 
-    def enter_cost(self, state: State, unit: Unit) -> np.ndarray:
-        ta = terrain_arrays(state)
-        cost = (ta.enter_mech if values.is_mech(state, unit) else ta.enter_foot).copy()
-        cost[blocked_hexes(state, unit.side)] = np.inf
-        return cost
-
     def _context(self, state: State, unit: Unit):  # noqa: ANN202
         ta = terrain_arrays(state)
         mech = values.is_mech(state, unit)
@@ -214,10 +208,7 @@ class SSAMoveOrder(MoveOrder):
                     return
             if "movement points" in exc.why:
                 raise IllegalOrder("SSA-5.2", exc.why) from None
-            if exc.why.startswith("SSA-"):
-                rule, why = exc.why.split(": ", 1)
-                raise IllegalOrder(rule, why) from None
-            raise
+            raise IllegalOrder.cited(exc.why, exc.rule) from None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = super().legal(state)

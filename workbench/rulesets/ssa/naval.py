@@ -379,8 +379,7 @@ class DebarkOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"{uid!r} is not aboard {order.get('convoy')!r}")
             why = self._where_ok(state, state.unit(order["convoy"]), u)
             if why:
-                rule, text = why.split(": ", 1)
-                raise IllegalOrder(rule, text)
+                raise IllegalOrder.cited(why, self.rule)
         convoy = state.unit(order["convoy"])
         if convoy.location.isdigit():
             for uid in units:

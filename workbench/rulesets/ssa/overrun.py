@@ -151,8 +151,7 @@ class OverrunOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         why = self._why_not(state, order.get("units"), order.get("target"))
         if why:
-            rule, text = why.split(": ", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side

@@ -67,13 +67,19 @@ def is_mech(state: State, unit: Unit) -> bool:
     return bool(value(state, unit, "mech", False))
 
 
-def cf(state: State, unit: Unit) -> float:
-    """Printed combat factor on the unit's current side (SSA-3.3a)."""
+def sided(state: State, unit: Unit, key: str) -> float:
+    """A printed value on the unit's current side: ``<key>_reduced`` when reduced (if the
+    counter has a back), else ``<key>`` (SSA-3.3a, 13.9)."""
     if unit.reduced:
-        v = value(state, unit, "cf_reduced")
+        v = value(state, unit, f"{key}_reduced")
         if v is not None:
             return float(v)
-    return float(value(state, unit, "cf", 0) or 0)
+    return float(value(state, unit, key, 0) or 0)
+
+
+def cf(state: State, unit: Unit) -> float:
+    """Printed combat factor on the unit's current side (SSA-3.3a)."""
+    return sided(state, unit, "cf")
 
 
 def full_cf(state: State, unit: Unit) -> float:
@@ -82,11 +88,8 @@ def full_cf(state: State, unit: Unit) -> float:
 
 
 def mf(state: State, unit: Unit) -> float:
-    if unit.reduced:
-        v = value(state, unit, "mf_reduced")
-        if v is not None:
-            return float(v)
-    return float(value(state, unit, "mf", 0) or 0)
+    """Printed movement factor on the unit's current side (SSA-3.3a)."""
+    return sided(state, unit, "mf")
 
 
 def has_reduced_side(state: State, unit: Unit) -> bool:
