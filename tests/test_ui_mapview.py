@@ -10,7 +10,7 @@ def test_map_view_tiles_and_counters(toy_state):
     view = MapView(toy_state)
     assert len(view.hex_source.data["q"]) == toy_state.map.size
     data = view.unit_source.data
-    assert data["hex"] == ["0305", "0503", "0504", "0804", "1005"]
+    assert data["hex"] == ["0305", "0503", "0504", "0804", "1005", "Reserve"]  # the box's unit too
     assert data["label"][2] == "2"  # two infantry stacked at 0504
     assert data["count"][2] == 2 and [t for t in data["btext"] if t] == ["2", "2"]
     assert "GE-inf-1" in data["stack"][2] and "GE-inf-2" in data["stack"][2]

@@ -157,6 +157,25 @@ class Ruleset:
         """What ``side`` may see (``None`` = umpire).  Default: everything."""
         return state
 
+    def setup_breaches(self, state: State) -> list[tuple[str, str]]:
+        """Every set-up rule a starting position breaks, as (rule, plain words).
+
+        The set-up panel refuses an edit that adds a breach unless designer mode is on.  The
+        base check is the map's own: units stand on a hex or box of this map, and land units
+        not on water.  Rulesets extend it with their stacking and deployment rules.
+        """
+        hm = state.map
+        out: list[tuple[str, str]] = []
+        for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+            loc = u.location
+            if loc.isdigit():
+                if not hm.has_hex(loc):
+                    out.append(("scenario", f"{u.id} stands on {loc}, which is not a hex of this map"))
+                elif self.unit_types.get(u.type, {}).get("domain", "land") == "land" \
+                        and hm.is_water[hm.index(loc)]:
+                    out.append(("scenario", f"{u.id}: a land unit on the sea hex {loc}"))
+        return out
+
 
 def month_range(first: str, last: str) -> list[str]:
     y, m = (int(x) for x in first.split("-"))

@@ -49,12 +49,13 @@ def view_of(state: State, side: str | None) -> tuple[Any, bool]:
 
 def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
            selected: str | None = None) -> list[Counter]:
-    """Counters of every occupied hex, sorted by hex then side."""
+    """Counters of every occupied hex and off-map box, sorted by place then side."""
     view, hide_enemy = view_of(state, side)
     units = getattr(view, "units_by_id", state.units_by_id)
     by_hex: dict[tuple[str, str], list[Unit]] = {}
+    boxes = state.map.boxes
     for u in units.values():
-        if u.location.isdigit():
+        if u.location.isdigit() or u.location in boxes:
             by_hex.setdefault((u.location, u.side), []).append(u)
     types = state.ruleset.unit_types
     out: list[Counter] = []

@@ -9,9 +9,12 @@ few kilobytes over the widget comm even on the 14,000-hex map.
 
 Layers, bottom to top: terrain tiles; overlays (control, supply, ZOC, air
 range, fog of war, the reach of the selected unit, the selected hex); hexside
-features (rivers, borders, fortress sides, canals, ferries, lines); places
+features (rivers, borders, fortress sides, canals, ferries, lines); sea-area
+boundaries and names; off-map boxes (holding areas, port and escort boxes) as
+labelled rectangles beside the map edge they link to (``offmap``); places
 (cities, capitals, ports); counters (NATO-style symbol, size, values, a hatch
-when reduced, a badge with the stack size, a mark when out of supply).
+when reduced, a badge with the stack size, a mark when out of supply), in
+hexes and in boxes alike.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from bokeh.util.hex import axial_to_cartesian
 from workbench.engine.state import State
 from workbench.hexgrid import DIRECTIONS
 from workbench.ui import counters as counters_mod
-from workbench.ui import symbols
+from workbench.ui import offmap, symbols
 
 TERRAIN_COLOURS = {
     "clear": "#e8e4c9", "rough": "#c9b48a", "forest": "#8fb37a", "forestation": "#8fb37a",
@@ -90,6 +93,7 @@ class MapView:
         self.width, self.height = width, height
         q, r = hm.grid.q, hm.grid.r
         self.hx, self.hy = hex_centres(q, r)
+        self.boxes = offmap.box_layout(hm, self.hx, self.hy)
         self._click_handlers: list[Callable[[str], None]] = []
         self.counters: list[counters_mod.Counter] = []
         self.selected_unit: str | None = None
@@ -191,6 +195,28 @@ class MapView:
                 x0="x0", y0="y0", x1="x1", y1="y1", source=ColumnDataSource(seg),
                 line_cap="round", name=f"side-{feature}", **style)
 
+        # sea areas: where one meets another, and each one's name
+        seas = offmap.sea_boundaries(hm, self.hx, self.hy)
+        if seas["x0"]:
+            self.fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=ColumnDataSource(seas),
+                             line_color="#3d6e9e", line_width=1.2, line_dash="dashed", line_alpha=0.7,
+                             name="sea-boundaries")
+        self.sea_label_source = ColumnDataSource(offmap.sea_labels(hm, self.hx, self.hy))
+        self.fig.text(x="x", y="y", text="name", source=self.sea_label_source, text_font_size="9pt",
+                      text_font_style="italic", text_align="center", text_baseline="middle",
+                      text_color="#2f5f8f", text_alpha=0.8, name="sea-names")
+
+        # off-map boxes: a rectangle each, lit like hexes when they are a legal destination
+        self._box_marks: dict[str, dict[str, str]] = {n: {} for n in MARKS}
+        self.box_source = ColumnDataSource(self._box_data())
+        self.box_renderer = self.fig.rect(
+            x="x", y="y", width="w", height="h", source=self.box_source, fill_color="fill",
+            fill_alpha="fill_alpha", line_color="line", line_width="line_width", name="boxes")
+        self.fig.text(x="x", y="ty", text="name", source=self.box_source, text_font_size="8pt",
+                      text_font_style="bold", text_align="center", text_baseline="top",
+                      text_color="#333333", name="box-names")
+        self.fig.add_tools(HoverTool(renderers=[self.box_renderer], tooltips=[("box", "@name (@kind)")]))
+
         # places
         self.place_source = ColumnDataSource(self._place_data())
         self.fig.scatter(x="x", y="y", marker="marker", size="size", source=self.place_source,
@@ -235,8 +261,37 @@ class MapView:
 
     # -- geometry -----------------------------------------------------------------------
     def xy(self, label: str) -> tuple[float, float]:
+        """Where a hex's (or a box's) counters are drawn."""
+        spot = self.boxes.get(label)
+        if spot is not None:
+            return spot.x, spot.y - 0.4
         i = self.hm.index(label)
         return float(self.hx[i]), float(self.hy[i])
+
+    def _box_data(self) -> dict[str, list]:
+        data: dict[str, list] = {k: [] for k in ("x", "y", "w", "h", "ty", "name", "kind", "fill",
+                                                 "fill_alpha", "line", "line_width")}
+        for name, spot in self.boxes.items():
+            data["x"].append(spot.x)
+            data["y"].append(spot.y)
+            data["w"].append(spot.w)
+            data["h"].append(spot.h)
+            data["ty"].append(spot.y + spot.h / 2 - 0.1 * spot.h)
+            data["name"].append(name)
+            data["kind"].append(self.hm.boxes[name].kind.replace("_", " "))
+            fill, alpha, line, lw = "#f4f1e6", 0.9, "#555555", 1.0
+            for mark, (m_alpha, m_lw) in MARKS.items():  # the topmost mark wins
+                colour = self._box_marks[mark].get(name)
+                if colour is not None:
+                    if m_alpha and mark != "fog":
+                        fill, alpha = colour, max(m_alpha, 0.6)
+                    if m_lw:
+                        line, lw = colour, m_lw
+            data["fill"].append(fill)
+            data["fill_alpha"].append(alpha)
+            data["line"].append(line)
+            data["line_width"].append(lw)
+        return data
 
     def set_focus(self, hexes: Iterable[str] | None = None, margin: float = 3.0) -> None:
         """Frame the view on some hexes (default: the units on the map, or all of a small map)."""
@@ -261,6 +316,9 @@ class MapView:
         else:
             x0, x1 = self.hx.min() - 1.2, self.hx.max() + 1.2
             y0, y1 = self.hy.min() - 1.2, self.hy.max() + 1.2
+            for spot in self.boxes.values():  # the off-map boxes are part of the map
+                x0, x1 = min(x0, spot.x - spot.w / 2 - 0.5), max(x1, spot.x + spot.w / 2 + 0.5)
+                y0, y1 = min(y0, spot.y - spot.h / 2 - 0.5), max(y1, spot.y + spot.h / 2 + 0.5)
         # keep hexes regular: data aspect = frame aspect
         want = self.width / self.height
         w, h = x1 - x0, y1 - y0
@@ -374,9 +432,12 @@ class MapView:
             self.click(label)
 
     def hex_at(self, x: float | None, y: float | None) -> str | None:
-        """The label of the hex under data point (x, y), ``None`` off the map."""
+        """The label of the hex (or name of the box) under data point (x, y), ``None`` off the map."""
         if x is None or y is None:
             return None
+        for name, spot in self.boxes.items():
+            if spot.contains(x, y):
+                return name
         from workbench.hexgrid import cube_round
 
         q = x / 1.5
@@ -415,13 +476,24 @@ class MapView:
         data = self._marks_data()
         if data != self.marks_source.data:
             self.marks_source.data = data
+        if self.boxes:
+            boxes = self._box_data()
+            if boxes != self.box_source.data:
+                self.box_source.data = boxes
 
     def set_overlay(self, name: str, hexes: Iterable[int] | np.ndarray, colours: Any = "#ffd400") -> None:
-        """Replace one overlay: ``hexes`` are dense indices (or labels)."""
-        idx = [self.hm.index(h) if isinstance(h, str) else int(h) for h in hexes]
+        """Replace one overlay: ``hexes`` are dense indices or labels (box names light the box)."""
+        hexes = list(hexes) if not isinstance(hexes, np.ndarray) else hexes.tolist()
         if isinstance(colours, str):
-            colours = [colours] * len(idx)
+            colours = [colours] * len(hexes)
+        colours = list(colours)
+        box_marks = {h: c for h, c in zip(hexes, colours, strict=True) if isinstance(h, str) and h in self.boxes}
+        if box_marks or name in MARKS:
+            keep = [k for k, h in enumerate(hexes) if not (isinstance(h, str) and h in self.boxes)]
+            hexes, colours = [hexes[k] for k in keep], [colours[k] for k in keep]
+        idx = [self.hm.index(h) if isinstance(h, str) else int(h) for h in hexes]
         if name in MARKS:
+            self._box_marks[name] = box_marks
             self._marks[name] = (idx, list(colours))
             if not self._batch:
                 self._push_marks()
@@ -446,7 +518,7 @@ class MapView:
 
     def overlay_hexes(self, name: str) -> list[str]:
         if name in MARKS:
-            return [self.hm.label(i) for i in self._marks[name][0]]
+            return [self.hm.label(i) for i in self._marks[name][0]] + list(self._box_marks[name])
         src = self.overlay_sources[name].data
         return [self.hm.label(int(self.hm.grid.index(q, r))) for q, r in zip(src["q"], src["r"], strict=True)]
 
@@ -473,7 +545,8 @@ class MapView:
             k = seen.get(c.hex, 0)
             seen[c.hex] = k + 1
             if n_side[c.hex] > 1:  # both sides in one hex (air/naval over land units): side by side
-                x += -0.32 if k == 0 else 0.32
+                shift = 1.6 if c.hex in self.boxes else 0.32
+                x += -shift if k == 0 else shift
             n = len(c.units)
             geo = symbols.frame_geometry(c.cls, x, y)
             sel = self.selected_unit in c.units

@@ -262,30 +262,8 @@ def format_fraction(p: Fraction) -> str:
 
 
 def setup_breaches(state: State) -> list[tuple[str, str]]:
-    """Every set-up rule the position breaks, as (rule, why)."""
-    rs = state.ruleset
-    hook = getattr(rs, "setup_breaches", None)
-    if hook is not None:
-        return list(hook(state))
-    out: list[tuple[str, str]] = []
-    hm = state.map
-    types = rs.unit_types
-    for u in state.units_by_id.values():
-        if u.location.isdigit() and types.get(u.type, {}).get("domain", "land") == "land" \
-                and hm.is_water[hm.index(u.location)]:
-            out.append(("scenario", f"{u.id}: a land unit on water hex {u.location}"))
-    if rs.name == "ssa":
-        from workbench.rulesets.ssa.stacking import overstacked
-
-        for side in rs.sides:
-            for why in overstacked(state, side):
-                out.append(("SSA-9.1", f"{side} overstacked: {why}"))
-        neutral = state.arrays.get("neutral")
-        if neutral is not None:
-            for u in state.units_by_id.values():
-                if u.location.isdigit() and neutral[hm.index(u.location)]:
-                    out.append(("SSA-18", f"{u.id} is in neutral territory at {u.location}"))
-    return out
+    """Every set-up rule the position breaks, as (rule, why): the ruleset's own check."""
+    return list(state.ruleset.setup_breaches(state))
 
 
 def objectives(state: State) -> dict[str, int] | None:

@@ -5,9 +5,10 @@ as a new scenario TOML that loads back to the same state digest.
 Every edit works on a *draft* (the scenario's TOML data with each unit written out once) and
 is checked before it is taken: the draft must pass the scenario validator (the map, the
 ruleset's unit types, land units off water ...) and, unless *designer mode* is on, the
-position must break no set-up rule (``protocol.setup_breaches``: stacking, neutral territory,
-and whatever the ruleset adds).  A refused edit says why and changes nothing.  In designer mode
-the edit is taken and the panel lists every rule the position breaks.
+position must break no set-up rule (``ruleset.setup_breaches``: the map's checks, stacking,
+neutral territory, deployment areas, control at the start).  A refused edit says why and
+changes nothing.  In designer mode the edit is taken and the panel lists every rule the
+position breaks.  Breaches the scenario has as shipped are not held against an edit.
 """
 
 from __future__ import annotations
@@ -70,6 +71,16 @@ class Draft:
         self.options = copy.deepcopy(game.options)
         self.overrides = copy.deepcopy(game.overrides)
         self.designer = False
+        self._inherited: set[tuple[str, str]] | None = None
+
+    def inherited(self) -> set[tuple[str, str]]:
+        """Breaches the scenario itself has as shipped: listed, never held against an edit."""
+        if self._inherited is None:
+            try:
+                self._inherited = set(protocol.setup_breaches(self.base.new_state(self.seed)))
+            except Exception:  # noqa: BLE001 - a scenario that cannot set up has nothing to inherit
+                self._inherited = set()
+        return self._inherited
 
     def validated(self, raw: dict[str, Any]) -> Scenario:
         try:
@@ -99,7 +110,7 @@ class Draft:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure to set up is a refusal, not a crash
             raise SetupError("set-up", f"{type(exc).__name__}: {exc}") from None
-        breaches = protocol.setup_breaches(state)
+        breaches = [b for b in protocol.setup_breaches(state) if b not in self.inherited()]
         if breaches and not self.designer:
             rule, why = breaches[0]
             more = f" (and {len(breaches) - 1} more)" if len(breaches) > 1 else ""

@@ -296,6 +296,12 @@ class Workbench:
 
     def hex_info(self, label: str) -> str:
         hm = self.state.map
+        box = hm.boxes.get(label)
+        if box is not None:
+            tip = self.map.stack_tip(label)
+            return (f"{label}: an off-map {box.kind.replace('_', ' ')} box, linked to "
+                    f"{', '.join(box.links[:6])}{' ...' if len(box.links) > 6 else ''}"
+                    + (f"; {tip}" if tip else "; empty") + ".")
         i = hm.index(label)
         m = self.map
         bits = [f"{label}: {hm.hexes['terrain'][i]}"]

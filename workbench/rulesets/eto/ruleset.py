@@ -333,6 +333,12 @@ class ETORuleset(Ruleset):
     def final_result(self, state: State) -> dict[str, Any]:
         return victory.final(state)
 
+    def setup_breaches(self, state: State) -> list[tuple[str, str]]:
+        """The map's checks plus ETO stacking and control at set-up."""
+        from workbench.rulesets.eto.setup import setup_breaches
+
+        return super().setup_breaches(state) + setup_breaches(state)
+
     def view(self, state: State, side: str | None) -> Any:
         secret = state.markers.get("secret_offensives")
         if not secret or side is None:

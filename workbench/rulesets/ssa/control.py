@@ -34,7 +34,8 @@ def initial_control(state: State) -> None:
     """Start-of-scenario control from the scenario's ``[control]`` table (SSA-17.1).
 
     Keys are map country codes; values ``"axis"``, ``"allies"``, ``"neutral"``.
-    Hexes of neutral countries are closed to both sides (SSA-18, SC0).
+    Hexes of neutral countries are closed to both sides (SSA-18, SC0), except the
+    two Panama Canal hexes where a scenario opens them (SC0 SR6).
     """
     hm = state.map
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
@@ -57,6 +58,11 @@ def initial_control(state: State) -> None:
             if region in regions and val in SIDE_CODE:
                 ctrl[regions[region]] = SIDE_CODE[val]
                 neutral &= ~regions[region]
+    if any(isinstance(r, dict) and r.get("effect") == "panama_canal_hexes_open"
+           for r in state.game.scenario.raw.get("special_rules", [])):
+        # SC0 SR6: both players may move into the two Panama Canal hexes of neutral Panama
+        for label in hm.area("Panama Canal"):
+            neutral[hm.index(label)] = False
     state.arrays["control"] = ctrl
     if neutral.any():
         state.arrays["neutral"] = neutral

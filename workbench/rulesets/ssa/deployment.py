@@ -192,6 +192,7 @@ class Room:
         self.land: dict[int, Fraction] = defaultdict(Fraction)
         self.naval: dict[int, int] = defaultdict(int)
         self.air: dict[int, int] = defaultdict(int)
+        self.under: dict[int, int] = defaultdict(int)
         self.group: dict[int, int] = defaultdict(int)
         hm = state.map
         for u in state.units_by_id.values():
@@ -212,6 +213,8 @@ class Room:
             return self.air[i] < self.capacity(i)
         if dom == "special":
             return True
+        if u.props.get("underground"):  # their own limit, outside the division count (SSA-9.1)
+            return self.under[i] < int(st.ruleset.tables["stacking"]["land"]["partisan_underground_extra_limit"])
         limit = Fraction(st.ruleset.tables["stacking"]["land"]["limit_per_hex"])
         return self.land[i] + values.division_equivalents(st, u) <= limit
 
@@ -221,6 +224,8 @@ class Room:
             self.naval[i] += 1
         elif dom == "air":
             self.air[i] += 1
+        elif dom == "land" and u.props.get("underground"):
+            self.under[i] += 1
         elif dom == "land":
             self.land[i] += values.division_equivalents(self.state, u)
         if count_group:
@@ -370,3 +375,44 @@ class DeployOrder(OrderKind):
         u.location = order["to"]
         state.emit("deploy", side=u.side, rule=self.rule, text=f"{u.id} sets up at {u.location} (was {start})",
                    unit=u.id, to=u.location)
+
+
+def setup_breaches(state: State) -> list[tuple[str, str]]:
+    """Set-up rules a starting position breaks (the set-up panel's check).
+
+    Stacking (SSA-9.1), neutral territory (SSA-18: a neutral's own units are at
+    home there), each deployment group's area
+    (SSA-SC.3), and for units the scenario places by name: they stand where their
+    side has control at the start (SSA-17.1; docs/rulings.md, "set-up edits").
+    """
+    from workbench.rulesets.ssa.stacking import overstacked
+
+    hm = state.map
+    out: list[tuple[str, str]] = []
+    for side in state.ruleset.sides:
+        out += [("SSA-9.1", f"{side} overstacked: {why}") for why in overstacked(state, side)]
+    neutral = state.arrays.get("neutral")
+    ctrl = control_array(state)
+    groups = {g["name"]: g for g in state.game.scenario.raw.get("deployment", [])}
+    masks: dict[tuple[str, str], tuple[np.ndarray, list[str]]] = {}
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        loc = u.location
+        on_map = loc.isdigit() and hm.has_hex(loc)
+        if on_map and neutral is not None and neutral[hm.index(loc)] \
+                and not geography(state).country.get(u.nation, np.zeros(1, dtype=bool))[hm.index(loc)]:
+            out.append(("SSA-18", f"{u.id} is in neutral territory at {loc}"))
+            continue
+        group = state.game.scenario_units.get(u.id, {}).get("deploy")
+        if group in groups:
+            if (group, u.side) not in masks:
+                where = groups[group].get("where", {})
+                masks[group, u.side] = (where_mask(state, where, u.side, _center(state, groups[group])),
+                                        where_boxes(where))
+            mask, boxes = masks[group, u.side]
+            if loc in boxes or (on_map and mask[hm.index(loc)]):
+                continue
+            out.append(("SSA-SC.3", f"{u.id} is at {loc}, outside where deployment group {group!r} may set up"))
+        elif on_map and values.domain(state, u) == "land" \
+                and ctrl[hm.index(loc)] not in (0, {"axis": 1, "allies": 2}[u.side]):
+            out.append(("SSA-17.1", f"{u.id} sets up at {loc}, a hex the enemy controls at the start"))
+    return out

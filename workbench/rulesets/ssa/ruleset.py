@@ -10,7 +10,7 @@ from workbench.engine.state import State
 from workbench.rulesets.ssa import air_naval, holding, mobilization, victory
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
-from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults
+from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults, setup_breaches
 from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
 from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
 from workbench.rulesets.ssa.naval import DebarkOrder, EmbarkOrder, SailOrder
@@ -54,6 +54,10 @@ class SSARuleset(Ruleset):
     def view(self, state: State, side: str | None):  # noqa: ANN201
         """SSA-19: what ``side`` may see (a read-only SideView; docs/rulings-ssa.md)."""
         return air_naval.view(state, side)
+
+    def setup_breaches(self, state: State) -> list[tuple[str, str]]:
+        """The map's checks plus SSA stacking, neutrals, deployment areas and control."""
+        return super().setup_breaches(state) + setup_breaches(state)
 
     def condition(self, state: State, when: str) -> bool:
         """``special:X`` is on when the scenario has a special rule with effect X."""
