@@ -257,6 +257,11 @@ class MapView:
                   line_color="#000000", fill_alpha="oa2", line_alpha="oa2", name="out-of-supply")
         self.fig.add_tools(HoverTool(renderers=[self.counter_renderer], tooltips=[
             ("stack", "@hex: @stack")]))
+        for rend in self.fig.renderers:
+            # nothing on this map is selected or muted: let BokehJS derive those glyphs instead of
+            # sending two extra models per renderer (a quarter of the document)
+            rend.nonselection_glyph = "auto"
+            rend.muted_glyph = "auto"
         self.refresh()
 
     # -- geometry -----------------------------------------------------------------------
