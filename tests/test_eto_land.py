@@ -419,3 +419,28 @@ def test_eto_34_2_german_free_rebuilds(tmp_path):
     eps = s.tracks["GE.eps"]
     s.apply(o)
     assert s.tracks["GE.eps"] == eps and values.on_map(s.unit(o["unit"]))
+
+
+def test_eto_22_0_units_act_only_in_the_offensive_that_activated_them(tmp_path):
+    """22.0: a unit is activated "only once per turn, for one offensive": after its offensive
+    ends it may neither attack nor move in the player's next offensive that month."""
+    from workbench.rulesets.eto.combat import eligible_attackers
+
+    units = [*GE2, unit("GE-c", "GE", "infantry", "08639"), SU1]
+    s = new_state(tmp_path, units)
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    assert {u.id for u in eligible_attackers(s, "axis", "combat")} == {"GE-a", "GE-b"}
+    for _ in range(60):  # end every step of this offensive
+        d = s.decision
+        if d.kind == "offensive" and d.side == "axis" and "begin" in d.kinds:
+            break
+        s.apply({"kind": "end_step"} if "end_step" in d.kinds else {"kind": "pass"})
+    else:
+        raise AssertionError(f"no second Axis offensive: {s.decision}")
+    assert s.unit("GE-a").props.get("activated") and not s.unit("GE-a").props.get("in_offensive")
+    s.apply({"kind": "begin"})
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08639"})
+    assert {u.id for u in eligible_attackers(s, "axis", "combat")} == {"GE-c"}
+    refused = [o for o in s.legal_orders() if o.get("hex") == "08640"]
+    assert refused == []  # the first stack cannot be activated again this turn

@@ -41,7 +41,8 @@ def primary_candidates(state: State, c: dict[str, Any]) -> list[Unit]:
     out = []
     for a in c["attackers"]:
         u = state.unit(a)
-        if not values.on_map(u) or u.location == c["target"] or u.id in c.get("advanced", []):
+        if not values.on_map(u) or u.location == c["target"] or u.id in c.get("advanced", []) \
+                or u.id in c.get("halted", []):
             continue
         if c["mode"] == "breakthrough" and values.unit_class(state, u) != "armor":
             continue
@@ -59,7 +60,8 @@ def secondary_candidates(state: State, c: dict[str, Any]) -> list[tuple[Unit, st
     ez = zoc(state, values.other(side))
     out = []
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-        if u.side != side or not values.on_map(u) or not u.props.get("activated") \
+        activated = u.props.get("in_offensive") or c["mode"] == "reaction"  # 26.5: all count as activated
+        if u.side != side or not values.on_map(u) or not activated or u.id in c.get("halted", []) \
                 or not values.is_combat_unit(state, u) or u.id in busy or u.id in c.get("advanced", []) \
                 or u.props.get("sec_adv"):
             continue
@@ -95,7 +97,7 @@ def offer_secondary(state: State, c: dict[str, Any]) -> bool:
 def offer_bt_move(state: State, c: dict[str, Any]) -> bool:
     if c["mode"] != "breakthrough":
         return False
-    movers = [u for u in c.get("advanced", []) if values.on_map(state.unit(u))
+    movers = [u for u in c.get("advanced", []) if values.on_map(state.unit(u)) and u not in c.get("halted", [])
               and values.unit_class(state, state.unit(u)) == "armor"]
     if not movers:
         return False
@@ -171,6 +173,10 @@ class AdvanceOrder(OrderKind):
             state.emit("advance", side=c["side"], rule=self.rule, text="no (further) advance", units=[])
             proceed(state)
             return
+        from workbench.rulesets.eto.reaction import intercept
+
+        if intercept(state, self.kind, order, [state.unit(u) for u in units]):
+            return  # 26.5: advancing units may be attacked by enemy armor before they move
         to = order["to"]
         for uid in units:
             u = state.unit(uid)
@@ -244,9 +250,12 @@ class BTMoveOrder(OrderKind):
     def execute(self, state: State, order: dict[str, Any]) -> None:
         from workbench.rulesets.eto.combat import proceed
         from workbench.rulesets.eto.movement import after_move
+        from workbench.rulesets.eto.reaction import intercept
 
         f = state.frames[-1]
         u = state.unit(order["unit"])
+        if order["path"] and intercept(state, self.kind, order, [u]):
+            return  # 26.5
         f["data"]["pending"].remove(u.id)
         if order["path"]:
             start = u.location

@@ -45,14 +45,14 @@ def stacks(state: State, side: str) -> list[tuple[str, list[Unit], list[Unit]]]:
     by_hex: dict[str, list[Unit]] = {}
     for u in state.units_by_id.values():
         if u.side == side and values.on_map(u) and values.unit_class(state, u) == "armor" \
-                and u.props.get("activated") and not u.props.get("bt_done") and not u.props.get("moved"):
+                and u.props.get("in_offensive") and not u.props.get("bt_done") and not u.props.get("moved"):
             by_hex.setdefault(u.location, []).append(u)
     out = []
     for h, arm in sorted(by_hex.items()):
         if cond[state.map.index(h)] == MUD:
             continue
         gens = [g for g in values.units_at(state, h, side) if values.unit_class(state, g) == "general"
-                and g.props.get("activated") and not values.is_zhukov(state, g)]
+                and g.props.get("in_offensive") and not values.is_zhukov(state, g)]
         out.append((h, sorted(arm, key=lambda u: u.id), gens))
     return out
 
@@ -106,9 +106,13 @@ class BreakthroughOrder(OrderKind):
                                "a move of at most two hexes (28.1) and an adjacent enemy hex not in mud (28.4)")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
+        from workbench.rulesets.eto.reaction import intercept
+
+        armor = [state.unit(u) for u in order["units"]]
+        if order["path"] and intercept(state, self.kind, order, armor):
+            return  # 26.5: the enemy armor may attack the stack before its pre-attack move
         off = command.offensive(state)
         off["bt_done"] = int(off.get("bt_done", 0)) + 1
-        armor = [state.unit(u) for u in order["units"]]
         start = armor[0].location
         if order["path"]:
             for u in armor:
@@ -148,13 +152,13 @@ def mark_exploiters(state: State, step: Any) -> None:
     for g in state.units_by_id.values():
         if g.side != side or not values.on_map(g) or values.unit_class(state, g) != "general":
             continue
-        if not g.props.get("activated") or g.props.get("bt_general") or values.exploitation_rating(state, g) <= 0:
+        if not g.props.get("in_offensive") or g.props.get("bt_general") or values.exploitation_rating(state, g) <= 0:
             continue
         if cond[state.map.index(g.location)] != FAIR:
             continue
         for u in values.units_at(state, g.location, side):
             if values.unit_class(state, u) == "armor" and u.props.get("can_exploit") and not u.props.get("bt_done") \
-                    and u.props.get("activated"):
+                    and u.props.get("in_offensive"):
                 u.props["exploiter"] = g.id
                 state.emit("exploit_eligible", side=side, rule="ETO-29.1",
                            text=f"{u.id} may exploit with {g.id}", unit=u.id, general=g.id)

@@ -19,7 +19,9 @@ later modules register in :data:`EXTRA_TERMS`.
 Results (27.1) are applied by a small pipeline (:func:`proceed`) that asks
 the owners for their choices as interrupts: attacker losses first, then the
 defender's steps-or-hexes choice, retreats, advance after combat, secondary
-advance, breakthrough movement.
+advance, breakthrough movement.  Armor reaction attacks (26.5, :mod:`reaction`)
+use the same pipeline with mode ``"reaction"``; a breakthrough attack that
+fails must be repeated in the Combat step (28.4, :func:`repeat_why`).
 """
 
 from __future__ import annotations
@@ -129,8 +131,9 @@ def soviet_winter_term(state: State, side: str, attackers: list[Unit], defenders
     return None
 
 
-def assess(state: State, side: str, attacker_ids: list[str], target: str) -> Assessment:
-    """Strengths, DRMs and odds column of one attack, without rolling (26.1-26.4)."""
+def assess(state: State, side: str, attacker_ids: list[str], target: str, *, reaction: bool = False) -> Assessment:
+    """Strengths, DRMs and odds column of one attack, without rolling (26.1-26.4).  ``reaction``:
+    an armor reaction attack in the enemy's offensive (26.5; Zhukov's bonus as on defence, 43.7)."""
     hm = state.map
     tables = state.ruleset.tables
     ta = terrain_arrays(state)
@@ -151,7 +154,7 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str) -> Ass
         if bonus:
             att_add += bonus
             contrib.append((f"general {who}", bonus, "ETO-26.2"))
-    z = zhukov_bonus(state, side, stacks, attacking=True)
+    z = zhukov_bonus(state, side, stacks, attacking=not reaction)
     if z:
         att_add += z
         contrib.append(("Zhukov with HQ", z, "ETO-43.7"))
@@ -240,7 +243,7 @@ def eligible_attackers(state: State, side: str, mode: str) -> list[Unit]:
         if u.side != side or not values.on_map(u) or u.id in used:
             continue
         cls = values.unit_class(state, u)
-        if cls not in ("infantry", "armor") or not u.props.get("activated"):
+        if cls not in ("infantry", "armor") or not u.props.get("in_offensive"):
             continue
         if mode == "exploitation" and not u.props.get("exploiter"):
             continue
@@ -367,6 +370,50 @@ class DesignateOrder(OrderKind):
         designate(state, order["target"], order["attackers"], mode)
 
 
+def owed_repeats(state: State, side: str) -> dict[str, list[str]]:
+    """ETO-28.4: target -> surviving armor whose breakthrough attack did not vacate it (or was
+    cancelled) and that must repeat the attack in this offensive's Combat step."""
+    out: dict[str, list[str]] = {}
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        t = u.props.get("must_attack")
+        if u.side == side and t and values.on_map(u) and \
+                any(values.is_land_unit(state, o) for o in values.units_at(state, t, values.other(side))):
+            out.setdefault(t, []).append(u.id)
+    return out
+
+
+def _can_repeat(state: State, side: str, target: str, ids: list[str]) -> bool:
+    elig = {u.id for u in eligible_attackers(state, side, "combat")}
+    units = [state.unit(i) for i in ids if i in elig]
+    return bool(units) and target_why_not(state, side, target, units, "combat") is None
+
+
+def repeat_why(state: State, side: str, key: str) -> str | None:
+    """ETO-28.4: why ``side`` may not end this step yet (the forced repeat attack), or None.  Only
+    attacks the armor can still legally make are forced (attack limit, adjacency, 26.3)."""
+    owed = owed_repeats(state, side)
+    if not owed or current_mode(state) != "combat":
+        return None
+    off = command.offensive(state)
+    if key == "offensive/combat":
+        if off.get("opened", {}).get("combat"):
+            return None
+        for t, ids in owed.items():
+            if _can_repeat(state, side, t, ids):
+                return (f"{', '.join(ids)} broke through against {t} without vacating it and must repeat "
+                        "the attack in the Combat step: open the attack sequence")
+    if key == "designate":
+        for t, ids in owed.items():
+            done = any(d["target"] == t and set(ids) & set(d["attackers"]) for d in designations(state))
+            if not done and _can_repeat(state, side, t, ids):
+                return f"{', '.join(ids)} must repeat the breakthrough attack on {t}: designate it"
+    if key == "resolve":
+        for d in designations(state):
+            if not d["resolved"] and set(owed.get(d["target"], [])) & set(d["attackers"]):
+                return f"the repeat attack on {d['target']} may not be cancelled: resolve it"
+    return None
+
+
 def designate(state: State, target: str, attackers: list[str], mode: str) -> None:
     off = command.offensive(state)
     off.setdefault("attacks", {})[mode] = int(off.get("attacks", {}).get(mode, 0)) + 1
@@ -406,17 +453,29 @@ def _trigger_blitzkrieg(state: State, side: str, attackers: list[Unit], target: 
                        text=f"blitzkrieg bonus against {u.nation} for {state.turn_label}", nation=u.nation)
 
 
+def _reaction_over(state: State, d: dict[str, Any]) -> None:
+    """A cancelled armor reaction attack (26.5): the interrupted move goes on."""
+    if d.get("reaction"):
+        from workbench.rulesets.eto.reaction import after
+
+        after(state, {"reaction": d["reaction"]})
+
+
 def resolve(state: State, d: dict[str, Any]) -> None:
-    side = command.offensive(state).get("side") or state.phasing
+    """ETO-26.1: roll one designated attack (or an armor reaction attack, 26.5: ``d["side"]``
+    and ``d["reaction"]``) and start its result pipeline (27.1)."""
+    side = d.get("side") or command.offensive(state).get("side") or state.phasing
     target = d["target"]
     enemy = values.other(side)
     attackers = [a for a in d["attackers"] if values.on_map(state.unit(a))]
     if not attackers:
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: no attackers left")
+        _reaction_over(state, d)
         return
     defenders_all = [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]
     if not defenders_all:
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: hex vacant")
+        _reaction_over(state, d)
         return
     from workbench.rulesets.eto.losses import eliminate
 
@@ -428,7 +487,7 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         proceed(state)
         return
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
-    a = assess(state, side, attackers, target)
+    a = assess(state, side, attackers, target, reaction=d["mode"] == "reaction")
     dfn_supplied = {u: supply.traces(state, state.unit(u)) for u in a.defenders}
     (die,) = state.roll(purpose=f"land combat {a.attack} vs {a.defense} at {target} ({a.column}, DRM {a.drm:+d})",
                         rule="ETO-26.1", side=side)
@@ -447,6 +506,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
     spec = adj.result_code(code, tables=state.ruleset.tables)
     for uid in attackers:
         state.unit(uid).props["attacked"] = True
+        if d["mode"] == "combat" and state.unit(uid).props.get("must_attack") == target:
+            state.unit(uid).props.pop("must_attack")  # 28.4: the repeat attack is made
     state.markers["combat"] = {
         "stage": "attacker", "target": target, "side": side, "mode": d["mode"], "attackers": attackers,
         "defenders": a.defenders, "result": code, "attacker_steps": int(spec["attacker_steps"]),
@@ -455,6 +516,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         "affects_defender": bool(spec.get("affects_defender")), "vacated": [],
         "dfn_supplied": dfn_supplied,
     }
+    if d.get("reaction"):
+        state.markers["combat"]["reaction"] = d["reaction"]
     proceed(state)
 
 
@@ -529,6 +592,11 @@ def proceed(state: State) -> None:
             continue
         # done
         finish(state, c)
+        if c["mode"] == "reaction":
+            from workbench.rulesets.eto.reaction import after
+
+            after(state, c)  # 26.5: the interrupted move goes on (or stops)
+            return
         c = state.markers.get("combat")
 
 
@@ -550,7 +618,7 @@ def finish(state: State, c: dict[str, Any]) -> None:
             u = state.unit(a)
             u.props["bt_done"] = True
             if not vacated and values.on_map(u):
-                u.props["must_attack"] = c["target"]  # 28.4 (reported; not enforced)
+                u.props["must_attack"] = c["target"]  # 28.4: enforced by repeat_why
     lone_commanders_in_zoc(state, c["side"])
     state.markers.pop("combat", None)
     state.emit("combat_done", side=c["side"], rule="ETO-27.0", text=f"combat at {c['target']} done",

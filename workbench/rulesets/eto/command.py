@@ -99,6 +99,14 @@ def attacks_left(state: State, step: str) -> int:
     return attack_limit(state, step) - int(off.get("attacks", {}).get(step, 0))
 
 
+def mark_active(unit: Unit) -> None:
+    """ETO-22.0: activated once a turn (``activated``, kept to the turn's end) and acting only in
+    this offensive (``in_offensive``, cleared when the offensive's unit-status step ends), so an
+    earlier offensive's units cannot move or attack again in a later one."""
+    unit.props["activated"] = True
+    unit.props["in_offensive"] = True
+
+
 def activated_units(state: State) -> list[Unit]:
     return [state.unit(u) for u in offensive(state).get("units", [])]
 
@@ -148,7 +156,7 @@ def eligible_now(state: State) -> list[Unit]:
 def activate_units(state: State, units: list[Unit], rule: str) -> None:
     off = offensive(state)
     for u in units:
-        u.props["activated"] = True
+        mark_active(u)
         if values.unit_class(state, u) == "armor" and supply.traces(state, u) and not u.props.get("oos"):
             u.props["supplied_offensive"] = True  # 33.6
         off["units"].append(u.id)
@@ -262,7 +270,7 @@ class ActivateHQOrder(OrderKind):
         units = [state.unit(h) for h in order["hqs"]]
         for u in units:
             state.tracks[f"{u.nation}.offensives"] = track(state, f"{u.nation}.offensives") - 1
-            u.props["activated"] = True
+            mark_active(u)
         if len(units) > 1:
             eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state), tables=state.ruleset.tables)
             pay_eps(state, units[0].nation, eps, "ETO-23.6", f"a combined offensive of {len(units)} HQs")
@@ -320,7 +328,7 @@ class ImpromptuOrder(OrderKind):
         pay_eps(state, nation, cost, self.rule, "an impromptu offensive")
         off["impromptu"] = True
         if mode == "hq":
-            who.props["activated"] = True
+            mark_active(who)
             off.update(mode="hq", nation=nation, nations=[nation], hqs=[who.id])
         elif mode == "general":
             start_general(state, who, nation)
@@ -344,11 +352,36 @@ def _stack_hexes(state: State, side: str) -> list[str]:
     return sorted(out)
 
 
-def start_general(state: State, gen: Unit, nation: str) -> None:
+def start_general(state: State, gen: Unit, nation: str, units: list[Unit] | None = None) -> None:
+    """ETO-22.2: the general activates the units stacked with or adjacent to him: all eligible ones
+    (own nation first, partners while the half rule holds) or the ``units`` the player names."""
     off = offensive(state)
     off.update(mode="general", nation=nation, nations=[nation], general=gen.id)
-    gen.props["activated"] = True
-    activate_units(state, _greedy(state, general_group(state, gen), nation), "ETO-22.2")
+    mark_active(gen)
+    chosen = units if units is not None else _greedy(state, general_group(state, gen), nation)
+    activate_units(state, chosen, "ETO-22.2")
+
+
+def general_subset_why_not(state: State, order: dict[str, Any]) -> str | None:
+    """ETO-22.2 / 22.0: a general activation naming its units ("A player must specify the units he
+    activates"): a non-empty subset of the units stacked with or adjacent to him, at least half of
+    the land units of his nation."""
+    gen = state.units_by_id.get(str(order.get("general", "")))
+    side = state.decision.side
+    if gen is None or values.unit_class(state, gen) != "general" or gen.side != side or not values.on_map(gen) \
+            or gen.props.get("activated"):
+        return "ETO-22.2: name an unactivated general of yours on the map"
+    if track(state, f"{gen.nation}.offensives") <= 0:
+        return f"ETO-22.2: {gen.nation} has no offensive on its track"
+    ids = order.get("units")
+    group = {u.id: u for u in general_group(state, gen)}
+    if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not set(ids) <= set(group):
+        return f"ETO-22.2: the units must be stacked with or adjacent to {gen.id} and not yet activated"
+    land = [group[i] for i in ids if values.is_combat_unit(state, group[i])]
+    mine = sum(1 for u in land if u.nation == gen.nation)
+    if mine * 2 < len(land):
+        return f"ETO-22.2: at least half the activated land units must be {gen.nation}"
+    return None
 
 
 def start_stack(state: State, label: str, nation: str | None) -> None:
@@ -401,6 +434,12 @@ class ActivateOrder(OrderKind):
         key = state.step.key if state.step else ""
         if key not in ACTIVATION_STEPS:
             raise IllegalOrder("ETO-22.0", "units are activated only in Steps 1-3 of an offensive")
+        if order.get("mode") == "general" and "units" in order and not is_active(state) \
+                and key == "offensive/command":
+            why = general_subset_why_not(state, order)
+            if why:
+                raise IllegalOrder.cited(why, "ETO-22.2")
+            return
         if order not in self.legal(state):
             if "unit" in order and is_active(state):
                 u = state.units_by_id.get(order["unit"])
@@ -425,7 +464,8 @@ class ActivateOrder(OrderKind):
         if mode == "general":
             gen = state.unit(order["general"])
             state.tracks[f"{gen.nation}.offensives"] = track(state, f"{gen.nation}.offensives") - 1
-            start_general(state, gen, gen.nation)
+            named = [state.unit(u) for u in order["units"]] if "units" in order else None
+            start_general(state, gen, gen.nation, named)
         elif mode == "stack":
             n = _offensive_nation(state, values.units_at(state, order["hex"], side), side)
             state.tracks[f"{n}.offensives"] = track(state, f"{n}.offensives") - 1

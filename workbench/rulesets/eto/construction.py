@@ -248,6 +248,15 @@ class BuildOrder(OrderKind):
                        arrives=u.props["arrives"])
 
 
+def months_since_built(state: State, unit: Unit) -> int:
+    """ETO-37.2: monthly turns a unit built depleted has spent on the map ("After three monthly
+    turns on the map, it can be built to full strength"); large for every other unit."""
+    b = unit.props.get("built_depleted")
+    if b is None:
+        return 99
+    return sum(1 for label in state.calendar[int(b) + 1:state.turn + 1] if label[5:].isdigit())
+
+
 class RebuildDepletedOrder(OrderKind):
     """ETO-37.3: flip a depleted unit for half its build cost (not if marked OOS)."""
 
@@ -259,7 +268,7 @@ class RebuildDepletedOrder(OrderKind):
         out = []
         for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
             if u.side == side and values.on_map(u) and u.reduced and not u.props.get("oos") \
-                    and values.is_combat_unit(state, u):
+                    and values.is_combat_unit(state, u) and months_since_built(state, u) >= 3:
                 major = values.major_of(state, u.nation)
                 cost = adj.rebuild_cost(build_cost(state, u))
                 if (track(state, f"{major}.eps") > 0 or track(state, f"{major}.reserve") > 0) \
@@ -303,18 +312,23 @@ class ReserveOrder(OrderKind):
 
 
 def additions(state: State, step: Any) -> None:
-    """Construction Step 1, winter seasonal turns only (37.0): the year's force-pool additions."""
+    """Construction Step 1 (37.0): the year's force-pool additions in winter seasonal turns; the
+    Soviet improved-HQ draws of 43.9 in every seasonal turn of 1941."""
+    improved_hq_draws(state)
     if not state.turn_label.endswith("winter"):
         return
     year = state.turn_label[:4]
     adds = state.ruleset.tables["force_pools"].get("additions", {}).get(year, {})
     sides = {n: s for s, ns in state.game.scenario.sides.items() for n in ns}
+    hq_type = state.ruleset.tables["force_pools"]["soviet_hq_draws"]["type"]
     for nation, row in sorted(adds.items()):
         if nation not in sides:
             continue
         for utype, count in sorted(row.items()):
             if utype in ("source", "rationale") or not isinstance(count, int):
                 continue
+            if nation == "SU" and utype == hq_type and soviet_hq_draws_apply(state):
+                continue  # 43.9: these HQs came (or come now) by the draws
             for k in range(count):
                 uid = f"{nation}-{year}-{utype}-{k + 1}"
                 if uid in state.units_by_id:
@@ -326,6 +340,46 @@ def additions(state: State, step: Any) -> None:
                    added={k: v for k, v in row.items() if isinstance(v, int)})
 
 
+def soviet_hq_draws_apply(state: State) -> bool:
+    """ETO-43.9 applies: the USSR and Germany went to war before January 1941 (track
+    ``war.SU-GE`` holds the month the war began) and no scenario rule says otherwise."""
+    began = str(state.tracks.get("war.SU-GE", "") or "")
+    return bool(began) and began < "1941-01" and not supply.special(state, "no_improved_hq_draw")
+
+
+def improved_hq_draws(state: State) -> None:
+    """ETO-43.9: from the winter 1941 seasonal turn the USSR rolls one die each seasonal turn and
+    draws that many HQs of its 1942 order of battle at random into its force pool; any still out
+    of play at the winter 1942 seasonal turn go to the force pool then."""
+    if not soviet_hq_draws_apply(state):
+        return
+    row = state.ruleset.tables["force_pools"]["soviet_hq_draws"]
+    year = int(state.turn_label[:4])
+    names = list(row["hqs"])
+    drawn = [n for n in str(state.tracks.get("SU.hq_drawn", "") or "").split(",") if n]
+    left = [n for n in names if n not in drawn]
+    if not left or year < 1941:
+        return
+    if year >= 1942:
+        picks = left
+        state.emit("hq_draw", side="allies", rule="ETO-43.9",
+                   text=f"winter 1942: the remaining {len(left)} improved HQs enter the force pool", hqs=left)
+    else:
+        (die,) = state.roll(purpose="Soviet improved HQs drawn this season", rule="ETO-43.9", side="allies")
+        picks = []
+        for _ in range(min(die, len(left))):
+            (k,) = state.roll(purpose=f"random draw among {len(left)} improved HQs", rule="ETO-43.9",
+                              sides=len(left), side="allies")
+            picks.append(left.pop(k - 1))
+        state.emit("hq_draw", side="allies", rule="ETO-43.9", text=f"die {die}: {', '.join(picks)} drawn",
+                   hqs=picks, die=die)
+    for name in picks:
+        uid = "SU-hq-" + "".join(ch for ch in name.lower().replace(" ", "-") if ch.isalnum() or ch == "-")
+        state.units_by_id[uid] = Unit(uid, "allies", "SU", row["type"], None, FORCE_POOL, False,
+                                      {"pool_of": "SU", "name": name})
+    state.tracks["SU.hq_drawn"] = ",".join(drawn + picks)
+
+
 def delayed(state: State, step: Any) -> None:
     """Construction Step 2 (37.2, 37.6): units due this season enter, or return to the pool."""
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
@@ -334,6 +388,8 @@ def delayed(state: State, step: Any) -> None:
         spots = [h for h in hub_hexes(state, u) if placement_ok(state, u, h, resource_only=True) is None]
         spots.sort(key=lambda h: (not terrain_arrays(state).city_resource[state.map.index(h)], h))
         u.props.pop("arrives", None)
+        if "built_depleted" in u.props:
+            u.props["built_depleted"] = state.turn  # 37.2: the three months count from entering the map
         if spots:
             u.location = spots[0]
             state.emit("arrive", side=u.side, rule="ETO-37.6", text=f"{u.id} enters at {u.location}",

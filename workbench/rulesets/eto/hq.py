@@ -9,9 +9,10 @@
 * 23.4: never closer to another friendly HQ than the larger command radius,
   unless an all-sea hex or hexside lies between (read here as: the straight
   hex line between them crosses an all-sea hex, authored).
-* 23.5: location limits apply only to the "Africa" and "Middle East" HQs, which
-  the land core's scenario does not use; the check is kept as data-driven
-  ``hq_regions`` for later scenarios.
+* 23.5: a unit type with ``location_limit`` (the "Africa" HQs, ``hq_africa``)
+  is placed, moved and railed only inside its region of ``tables/hq_regions.toml``
+  (French Morocco eastward to Lebanon-Syria, Iraq and Persia); it still commands
+  units outside.
 """
 
 from __future__ import annotations
@@ -74,6 +75,26 @@ def interval_violations(state: State, hq: Unit, at: str) -> str:
         if not adj.hq_interval_ok(ra, rb, dist, False) and not sea_between(state, i, j):
             return f"{dist} hexes of {other.id} (at least {max(ra, rb)} needed)"
     return ""
+
+
+def region_mask(state: State, unit: Unit) -> np.ndarray | None:
+    """ETO-23.5: ``bool[N]`` of the hexes a location-limited HQ may occupy (None: no limit)."""
+    region = values.type_row(state.ruleset.tables, unit.type).get("location_limit")
+    if not region:
+        return None
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    countries = state.ruleset.tables["hq_regions"]["regions"][region]["countries"]
+    return np.isin(terrain_arrays(state).country, countries)
+
+
+def region_why_not(state: State, unit: Unit, label: str) -> str | None:
+    """ETO-23.5 in plain words, or None."""
+    mask = region_mask(state, unit)
+    if mask is None or mask[state.map.index(label)]:
+        return None
+    return (f"ETO-23.5: {unit.id} is restricted to French Morocco eastward to Lebanon-Syria, Iraq and "
+            f"Persia; {label} is outside")
 
 
 def in_radius(state: State, hq: Unit, label: str) -> bool:
@@ -158,6 +179,9 @@ class PlaceHQOrder(OrderKind):
             bad = interval_violations(state, unit, at)
             if bad:
                 return f"ETO-23.4: {at} is within {bad}"
+            outside = region_why_not(state, unit, at)
+            if outside:
+                return outside
         elif not any(u.nation == unit.nation and values.is_combat_unit(state, u)
                      for u in values.units_at(state, at, unit.side)):
             return f"ETO-27.5: general {unit.id} must be placed with a land unit of his nation (authored)"

@@ -32,6 +32,14 @@ def adjust(state: State, step: Any) -> None:
     state.emit("offensives_reset", rule="ETO-38.1", text="all offensives tracks set to 0")
 
 
+def soviet_prewar_limit(state: State, nation: str) -> dict[str, Any] | None:
+    """ETO-43.8: in 1939-1940 the USSR buys at most nine offensives and marks at most 1d6+3."""
+    row = state.ruleset.tables["costs"]["offensives"].get("soviet_1939_1940")
+    if nation != "SU" or not row or int(state.turn_label[:4]) not in row.get("years", (1939, 1940)):
+        return None
+    return row
+
+
 def unit_cost(state: State, nation: str) -> int:
     return adj.offensive_cost(nation, winter_seasonal=state.turn_label.endswith("winter"),
                               tables=state.ruleset.tables)
@@ -51,6 +59,9 @@ class BuyOffensivesOrder(OrderKind):
                 continue
             c = unit_cost(state, n)
             most = min(cap, spendable(state, n) // c) if c else cap
+            pre = soviet_prewar_limit(state, n)
+            if pre:
+                most = min(most, int(pre["buy_max"]))  # 43.8
             out += [{"kind": "buy_offensives", "nation": n, "count": k} for k in range(0, most + 1)]
         return out
 
@@ -83,6 +94,16 @@ def reveal(state: State, step: Any) -> None:
             k = int(bought.get(n, 0))
             if k == 0 and track(state, f"{n}.eps") <= 0 and track(state, f"{n}.reserve") <= 0:
                 k = free
+            pre = soviet_prewar_limit(state, n)
+            if pre and k:
+                add = int(str(pre["mark_max"]).split("+")[1])
+                (die,) = state.roll(purpose=f"{n} 1939-40 offensives: at most 1d6+{add} marked", rule="ETO-43.8",
+                                    side=side)
+                if k > die + add:
+                    state.emit("offensives_lost", side=side, rule="ETO-43.8",
+                               text=f"{n} paid for {k} offensives but may mark {die + add}: {k - die - add} lost",
+                               nation=n, bought=k, marked=die + add)
+                    k = die + add
             state.tracks[f"{n}.offensives"] = k
             total += k
         totals[side] = total

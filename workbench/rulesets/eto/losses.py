@@ -91,7 +91,7 @@ def general_falls(state: State, gen: Unit, rule: str = "ETO-27.5") -> None:
 
 def relocate_hq(state: State, hq: Unit, rule: str) -> None:
     """ETO-23.3: move the HQ to the nearest friendly stack that may hold it (23.4), else the pool."""
-    from workbench.rulesets.eto.hq import interval_violations
+    from workbench.rulesets.eto.hq import interval_violations, region_why_not
 
     hm = state.map
     start = hq.location
@@ -100,7 +100,7 @@ def relocate_hq(state: State, hq: Unit, rule: str) -> None:
                     if u.side == hq.side and values.on_map(u) and values.is_combat_unit(state, u)})
     cands.sort(key=lambda h: (int(hm.grid.distance(here, hm.index(h))), h))
     for h in cands:
-        if not interval_violations(state, hq, h):
+        if not interval_violations(state, hq, h) and not region_why_not(state, hq, h):  # 23.4, 23.5
             hq.location = h
             state.emit("hq_moved", side=hq.side, rule=rule, text=f"HQ {hq.id} withdraws {start} → {h}",
                        unit=hq.id, start=start, to=h)

@@ -94,7 +94,8 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
     """``(enter_ok[N], side_ok[N, 6])`` for a unit's side and class: terrain, hexside,
     fortification and control permissions (24.1), enemy-occupied hexes excluded."""
     cls = values.unit_class(state, unit)
-    key = ("enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "")
+    key = ("enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "",
+           unit.type if cls == "hq" else "")
 
     def make() -> tuple[np.ndarray, np.ndarray]:
         hm = state.map
@@ -105,6 +106,11 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
         if cls == "partisan":
             from workbench.rulesets.eto.control import home_mask
             ok &= home_mask(state, unit.nation)  # 45.4: never out of its home country
+        if cls == "hq":
+            from workbench.rulesets.eto.hq import region_mask
+            region = region_mask(state, unit)
+            if region is not None:
+                ok &= region  # 23.5
         for h, f in state.markers.get("forts", {}).items():
             if f.get("kind") == "fortification" and f.get("side") != unit.side:
                 ok[hm.index(h)] = False
@@ -214,6 +220,30 @@ def _next_zoc(rule: str, z: int, ez_b: bool, forest_a: bool, forest_b: bool, fro
     return None
 
 
+def partisan_only(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes whose ``side`` land units are all partisans (45.5)."""
+    def make() -> np.ndarray:
+        out = np.zeros(state.map.size, dtype=bool)
+        other = np.zeros(state.map.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side == side and values.on_map(u):
+                i = state.map.index(u.location)
+                if values.unit_class(state, u) == "partisan":
+                    out[i] = True
+                elif values.is_combat_unit(state, u):
+                    other[i] = True
+        return out & ~other
+    return memo(state, ("partisan_only", side), make)
+
+
+def partisan_kill_mp(state: State, b: int) -> int:
+    """ETO-45.5: MPs an enemy infantry unit spends to enter (and destroy) a partisan in hex ``b``:
+    2, or 3 in rough or forest (terrain.toml ``partisan_kill_mp``)."""
+    name = state.map.hexes["terrain"][b]
+    row = state.ruleset.tables["terrain"]["terrain"].get(name, {})
+    return int(row.get("partisan_kill_mp", 2) or 2)
+
+
 class Walker:
     """Everything about the board one unit's move needs, computed once."""
 
@@ -231,10 +261,25 @@ class Walker:
         self.weather_free = values.unit_class(state, unit) in ("hq", "general", "partisan")
         self.start = hm.index(unit.location)
         self.enter_ok, self.side_ok = enter_arrays(state, unit)
+        # 45.5: enemy infantry may enter a hex held only by partisans, paying 2 (3) MPs, and stops
+        self.hunt = partisan_only(state, values.other(unit.side)) \
+            if values.unit_class(state, unit) == "infantry" and mode in ("movement", "offensive") else None
+
+    def extra(self, b: int) -> int:
+        """MPs beyond the usual 1 that entering ``b`` costs (45.5: a partisan's hex)."""
+        return partisan_kill_mp(self.state, b) - 1 if self.hunt is not None and self.hunt[b] else 0
 
     def step(self, a: int, d: int, b: int, z: int, bad: bool) -> tuple[int, bool] | None:
-        if not self.side_ok[a, d] or not self.enter_ok[b]:
+        if not self.side_ok[a, d]:
             return None
+        if not self.enter_ok[b]:
+            if self.hunt is None or not self.hunt[b] or not _basic_terrain_ok(self.state, self.unit, b):
+                return None
+            res = self.step_rules(a, d, b, z, bad)
+            return None if res is None else (STOP, res[1])  # ruling: the hunter stops in the hex
+        return self.step_rules(a, d, b, z, bad)
+
+    def step_rules(self, a: int, d: int, b: int, z: int, bad: bool) -> tuple[int, bool] | None:
         sp = self.spec
         if sp.no_mud and self.cond[b] != FAIR and (self.cond[b] != WINTER or sp.no_winter):
             return None
@@ -279,12 +324,13 @@ class Walker:
                 if res is None:
                     continue
                 nz, nbad = res
-                if n + 1 > self.limit(nbad):
+                cost = 1 + self.extra(b)
+                if n + cost > self.limit(nbad):
                     continue
                 key = (b, nz, nbad)
                 if key in depth:
                     continue
-                depth[key] = n + 1
+                depth[key] = n + cost
                 parent[key] = node
                 if b not in best:
                     best[b] = key
@@ -303,14 +349,24 @@ class Walker:
         """None if the path is legal, else plain words."""
         z, bad = self.initial()
         a = self.start
-        for n, b in enumerate(path, start=1):
+        n = 0
+        for k, b in enumerate(path, start=1):
             dirs = np.nonzero(self.hm.neighbors[a] == b)[0]
             if dirs.size == 0:
                 return f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent"
             d = int(dirs[0])
-            if self.enemy[b]:
+            n += 1 + self.extra(b)
+            hunting = self.hunt is not None and self.hunt[b]
+            if hunting and k < len(path):
+                return f"ETO-45.5: {self.unit.id} must stop in {self.hm.label(b)} to destroy the partisan there"
+            if self.enemy[b] and not hunting:
                 return f"ETO-24.0: {self.hm.label(b)} holds enemy units"
-            if not can_enter_basic(self.state, self.unit, a, d, b):
+            if self.spec.zoc_rule == "hq":
+                from workbench.rulesets.eto.hq import region_why_not
+                outside = region_why_not(self.state, self.unit, self.hm.label(b))
+                if outside:
+                    return outside
+            if not can_enter_basic(self.state, self.unit, a, d, b) and not hunting:
                 return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)} "
                         "(terrain, hexside, fortification, or a neutral or closed country)")
             res = self.step(a, d, b, z, bad)
@@ -323,7 +379,8 @@ class Walker:
             z, bad = res
             if n > self.limit(bad):
                 return (f"ETO-24.0: {self.unit.id} may move {self.limit(bad)} hexes now "
-                        f"(weather 1.2-1.3, supply 33.1); the path has {n}")
+                        f"(weather 1.2-1.3, supply 33.1); the path costs {n}"
+                        + (" (2 or 3 MPs to destroy a partisan, 45.5)" if hunting else ""))
             a = b
         return None
 
@@ -363,7 +420,7 @@ class MoveOrder(OrderKind):
                     continue
                 out.append(u)
             elif mode == "offensive":
-                if cls in ("infantry", "armor", "paratroop") and u.props.get("activated") \
+                if cls in ("infantry", "armor", "paratroop") and u.props.get("in_offensive") \
                         and not u.props.get("bt_done"):
                     out.append(u)
             elif mode == "exploit" and u.props.get("exploiter") and not state.markers.get("exploit_attacks_begun"):
@@ -451,11 +508,23 @@ class MoveOrder(OrderKind):
         unit = state.unit(order["unit"])
         start = unit.location
         mode = self.mode(state)
+        if mode != "movement":
+            from workbench.rulesets.eto.reaction import intercept
+
+            if intercept(state, self.kind, order, [unit]):
+                return  # 26.5: the enemy armor may attack before the unit moves
         unit.location = order["path"][-1]
         unit.props["moved"] = True
         if mode == "movement" and values.unit_class(state, unit) == "partisan":
             unit.props["partisan_moved"] = True
         pass_through(state, unit, [state.map.index(h) for h in order["path"]])
+        if values.unit_class(state, unit) == "infantry":
+            from workbench.rulesets.eto.losses import eliminate
+
+            for p in values.units_at(state, unit.location, values.other(unit.side)):
+                if values.unit_class(state, p) == "partisan":
+                    eliminate(state, p, "ETO-45.5", f" ({unit.id} spends "
+                              f"{partisan_kill_mp(state, state.map.index(unit.location))} MPs to enter its hex)")
         riders = []
         if order.get("general"):
             gen = state.unit(order["general"])

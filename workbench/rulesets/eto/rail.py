@@ -29,6 +29,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
 from workbench.rulesets.eto.cache import memo
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+from workbench.rulesets.eto.hq import region_why_not
 from workbench.rulesets.eto.movement import generals_with, occupied_by
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -173,7 +174,7 @@ class RailOrder(OrderKind):
                     continue
                 if not (country[i] or country[h]):
                     continue
-                if not stacking.fits(state, hm.label(int(h)), side, [u]):
+                if not stacking.fits(state, hm.label(int(h)), side, [u]) or region_why_not(state, u, hm.label(int(h))):
                     continue
                 out.append({"kind": "rail", "unit": u.id, "to": hm.label(int(h))})
         return out
@@ -197,6 +198,9 @@ class RailOrder(OrderKind):
             raise IllegalOrder("ETO-31.2", f"the route must pass through at least one hex of {major}")
         if not stacking.fits(state, dest, u.side, [u]):
             raise IllegalOrder("ETO-24.2", f"{dest} cannot hold {uid}")
+        outside = region_why_not(state, u, dest)
+        if outside:
+            raise IllegalOrder.cited(outside, "ETO-23.5")
         gid = order.get("general")
         if gid is not None and gid not in {g.id for g in generals_with(state, u)}:
             raise IllegalOrder("ETO-31.1", f"{gid} is not a general stacked with {uid}")

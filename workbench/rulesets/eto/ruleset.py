@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from workbench.engine.errors import ScenarioError
+from workbench.engine.errors import IllegalOrder, ScenarioError
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import OrderKind, Ruleset, month_range
 from workbench.engine.state import State
@@ -28,6 +28,7 @@ from workbench.rulesets.eto import (
     income,
     initiative,
     rail,
+    reaction,
     replenishment,
     retreat,
     stacking,
@@ -44,7 +45,7 @@ from workbench.rulesets.eto.movement import MoveOrder
 SEASON_BEFORE = {1: "winter", 4: "spring", 7: "summer", 10: "autumn"}
 
 #: Per-offensive unit marks cleared when an offensive ends (Step 6, unit status).
-OFFENSIVE_PROPS = ("moved", "attacked", "bt_done", "exploiter", "can_exploit", "supplied_offensive",
+OFFENSIVE_PROPS = ("in_offensive", "moved", "attacked", "bt_done", "exploiter", "can_exploit", "supplied_offensive",
                    "hq_moved", "sec_adv", "retreated_into", "must_attack")
 
 
@@ -89,7 +90,7 @@ class ETORuleset(Ruleset):
             command.ActivateOrder(), hq.MoveHQOrder(), hq.PlaceHQOrder(), breakthrough.BreakthroughOrder(),
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
-            RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(),
+            RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction.ReactOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -112,6 +113,7 @@ class ETORuleset(Ruleset):
         p["construction/build:exit"] = construction.end_build
         p["initiative/adjust"] = initiative.adjust
         p["initiative/reveal"] = initiative.reveal
+        p[reaction.DECLINED] = reaction.declined
 
     # -- calendar -------------------------------------------------------------------------
     def calendar(self, first: str, last: str) -> list[str]:
@@ -279,6 +281,13 @@ class ETORuleset(Ruleset):
                 f["pending"] = None
         return keep
 
+    def check_end_step(self, state: State, step: Step, side: str) -> None:
+        """ETO-28.4: surviving breakthrough armor must repeat its attack in the Combat step."""
+        if step is not None and step.key in ("offensive/combat", "designate", "resolve"):
+            why = combat.repeat_why(state, side, step.key)
+            if why:
+                raise IllegalOrder("ETO-28.4", why)
+
     def exit(self, state: State, step: Step) -> None:
         super().exit(state, step)
         if step.kind == "leaf" and step.actor:
@@ -290,6 +299,10 @@ class ETORuleset(Ruleset):
             if not d["resolved"]:
                 state.emit("cancelled", rule="ETO-26.3", text=f"attack on {d['target']} cancelled before the roll",
                            target=d["target"])
+                if d.get("mode") == "breakthrough":  # 28.4: a cancelled breakthrough attack is repeated
+                    for a in d["attackers"]:
+                        if values.on_map(state.unit(a)):
+                            state.unit(a).props["must_attack"] = d["target"]
         state.markers["designations"] = []
 
     def _end_offensive(self, state: State, step: Step) -> None:

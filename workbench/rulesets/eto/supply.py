@@ -18,6 +18,14 @@ its sources; if it cannot (and not all of them are isolated) it stops being a
 source, and at the end of the Supply step it receives 1d6 supply markers
 (4 units each per turn).
 
+Supply markers (32.4): portable sources.  A unit traces an ordinary 32.3 line
+to a marker hex.  In the Supply step, units that reach no permanent source are
+supplied from markers they reach, up to four units per marker (units already
+marked out of supply first, 33.3, then by id); every marker that supplied a
+unit is consumed.  The enemy taking the hex takes the markers.  Markers are
+created only by 32.8 in the land core (sea and air supply, 32.5-32.6, are
+later issues).
+
 Markers (33.3-33.5): in the End phase Supply step every land unit that cannot
 trace is marked out of supply; one already marked is depleted, or eliminated
 if depleted or one-step (to the force pool).  A marked unit that traces again
@@ -147,12 +155,65 @@ def traces(state: State, unit: Unit) -> bool:
     i = state.map.index(unit.location)
     if reach(state, unit.nation, unit.side)[i] >= 0:
         return True
-    return unit.location in _marker_hexes(state, unit.side)
+    return marker_reach(state, unit.side)[i] >= 0
 
 
 def _marker_hexes(state: State, side: str) -> set[str]:
     return {h for h, m in state.markers.get("supply_markers", {}).items()
-            if m.get("side") == side and m.get("count", 0) > 0}
+            if m.get("side") == side and m.get("markers", 0) > 0}
+
+
+def marker_reach(state: State, side: str) -> np.ndarray:
+    """``int32[N]``: supply-line length from the nearest supply marker of ``side`` (32.4; -1: none)."""
+    def make() -> np.ndarray:
+        hm = state.map
+        srcs = [hm.index(h) for h in sorted(_marker_hexes(state, side))]
+        if not srcs:
+            return np.full(hm.size, -1, dtype=np.int32)
+        return multi_source_reach(hm.neighbors, passable(state, side), srcs, blocked_sides=~crossable_sides(state))
+    return memo(state, ("marker_reach", side), make)
+
+
+def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
+    """ETO-32.4 in the Supply step: which of ``units`` (none reaching a permanent source) the
+    markers supply, four per marker, units already marked out of supply first (33.3); the
+    markers that supplied a unit are consumed."""
+    hm = state.map
+    marks = state.markers.get("supply_markers", {})
+    ctrl = control(state)
+    for h, m in marks.items():  # 32.4: taking the hex takes the markers
+        owner = "axis" if ctrl[hm.index(h)] == SIDE_CODE["axis"] else "allies"
+        if ctrl[hm.index(h)] in (SIDE_CODE["axis"], SIDE_CODE["allies"]) and m.get("side") != owner \
+                and m.get("markers", 0) > 0:
+            m["side"] = owner
+            state.emit("supply_markers_captured", side=owner, rule="ETO-32.4",
+                       text=f"{owner} takes the {m['markers']} supply marker(s) at {h}", hex=h)
+    hexes = sorted(_marker_hexes(state, side))
+    if not hexes:
+        return set()
+    passable_ = passable(state, side)
+    blocked = ~crossable_sides(state)
+    left = {h: int(marks[h]["markers"]) * MARKER_UNITS for h in hexes}
+    served: dict[str, int] = {h: 0 for h in hexes}
+    dist = {h: multi_source_reach(hm.neighbors, passable_, [hm.index(h)], blocked_sides=blocked) for h in hexes}
+    out: set[str] = set()
+    for u in sorted(units, key=lambda u: (not u.props.get("oos"), u.id)):
+        i = hm.index(u.location)
+        options = sorted((int(dist[h][i]), h) for h in hexes if dist[h][i] >= 0 and left[h] > 0)
+        if not options:
+            continue
+        h = options[0][1]
+        left[h] -= 1
+        served[h] += 1
+        out.add(u.id)
+    for h, n in served.items():
+        if n:
+            used = -(-n // MARKER_UNITS)
+            marks[h]["markers"] -= used
+            state.emit("supply_markers_used", side=side, rule="ETO-32.4",
+                       text=f"{used} supply marker(s) at {h} consumed supplying {n} unit(s)", hex=h, units=n,
+                       markers=used)
+    return out
 
 
 def in_supply_for_effects(state: State, unit: Unit) -> bool:
@@ -189,10 +250,13 @@ def supply_step(state: State, step: Any) -> None:
     from workbench.rulesets.eto.losses import step_loss
 
     for side in state.ruleset.sides:
-        for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-            if u.side != side or not values.on_map(u) or not values.is_combat_unit(state, u):
-                continue
-            if traces(state, u) or u.props.get("amphibious_supplied"):
+        mine = [u for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
+                if u.side == side and values.on_map(u) and values.is_combat_unit(state, u)]
+        cut = [u for u in mine if reach(state, u.nation, u.side)[state.map.index(u.location)] < 0]
+        by_marker = marker_supply(state, side, cut)
+        for u in mine:
+            if reach(state, u.nation, u.side)[state.map.index(u.location)] >= 0 or u.id in by_marker \
+                    or u.props.get("amphibious_supplied"):
                 if u.props.pop("oos", None):
                     state.emit("supplied", side=side, rule="ETO-33.4", text=f"{u.id} is back in supply",
                                unit=u.id)
@@ -236,7 +300,7 @@ def isolated_sources(state: State) -> None:
             if s in cut and lab not in iso:
                 (die,) = state.roll(purpose=f"supply markers for isolated {lab}", rule="ETO-32.8", side=side)
                 iso[lab] = nation
-                marks[lab] = {"side": side, "count": die * MARKER_UNITS}
+                marks[lab] = {"side": side, "nation": nation, "markers": die}
                 state.emit("isolated", side=side, rule="ETO-32.8",
                            text=f"{lab} is isolated: {die} supply markers placed", hex=lab, markers=die)
             elif s not in cut and lab in iso:

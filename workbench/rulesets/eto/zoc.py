@@ -61,3 +61,25 @@ def _zoc(state: State, side: str) -> np.ndarray:
         ok &= ~enemy_fort[j]
         out[j[ok]] = True
     return out
+
+
+def projects_into(state: State, unit: object, label: str) -> bool:
+    """Whether this one infantry or armor unit's ZOC covers the adjacent hex ``label`` (25.1: not
+    into a hex it could not enter, across a hexside it could not cross, across an enemy fortress
+    hexside into the fortified hex, or into an enemy fortification marker's hex)."""
+    cls = values.unit_class(state, unit)
+    if cls not in ("infantry", "armor") or not values.on_map(unit):
+        return False
+    hm = state.map
+    a, b = hm.index(unit.location), hm.index(label)
+    dirs = np.nonzero(hm.neighbors[a] == b)[0]
+    if dirs.size == 0:
+        return False
+    d = int(dirs[0])
+    ta = terrain_arrays(state)
+    if not crossable_sides(state)[a, d] or not ta.land[b] or (cls == "armor" and ta.marsh[b]):
+        return False
+    if ta.fortress_side[a, d] and ta.fort_hex[b] and control(state)[b] != SIDE_CODE[unit.side]:
+        return False
+    f = state.markers.get("forts", {}).get(label)
+    return not (f and f.get("kind") == "fortification" and f.get("side") != unit.side)
