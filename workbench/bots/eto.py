@@ -1,18 +1,27 @@
 """The ETO heuristic brain: a sensible beginner for either side of the land campaign.
 
-* **Initiative** (SOP seasonal): buys offensives — the Axis as many as it can
-  afford (up to 3 a nation), the Soviets one or two — and begins an offensive
-  whenever it has one.
+* **Initiative** (SOP seasonal): buys offensives — the Axis enough for its
+  army groups over the season (keeping EPs for them during construction), the
+  Soviets one or two — and begins an offensive while an HQ with offensives on
+  its nation's track has units near the enemy (the Axis), or once or twice a
+  month (the Soviets).
 * **Command** (ETO-22/23): activates the HQ with the most combat units in its
-  radius near the enemy, so the attacks are supplied and commanded.
+  radius near the enemy, then activates those units (and the generals) one by
+  one — units far behind the front stay unactivated, so they can take the
+  train in the Movement phase (31.3).
+* **Breakthrough** (ETO-28): the armor stack with the best priced attack.
+* **Offensive movement** (ETO-24): picks as many target hexes as the HQ may
+  attack, the ones the activated units can reach at the best odds (nearest the
+  objectives first among equals), and moves the units next to them.
 * **Combat** (ETO-26): every possible designation is priced with
   ``combat.assess`` (odds column and DRMs) over the exact CRT rows; targets
   with a good expected result are designated, then resolved.
 * **Losses, retreats, advances**: the fewest steps, away from the enemy;
-  victorious stacks advance.
+  victorious stacks advance; breakthrough and exploitation moves head for the
+  objectives.
 * **Movement and rail** (ETO-30/31): units behind the front ride the rails
-  toward it; others move toward the victory objectives (Axis) or toward the
-  threatened objectives (Soviets).
+  toward it; others move toward the victory objectives and the Soviet resource
+  hexes (Axis) or toward the front line (Soviets).
 * **Construction** (ETO-37): rebuilds and builds what is offered, HQs first.
 
 Anything else ends the step or passes.
@@ -29,6 +38,8 @@ from workbench.bots.ssa import dist_from, dist_to_set
 
 RESULT_VALUE = {"DE": 3.0, "D3": 2.5, "(D2)": 2.0, "D2": 1.8, "D2x": 1.3, "D1": 1.0, "D1x": 0.6,
                 "x": -0.4, "xx": -0.9, "AE": -2.5}
+#: objective weight in hexes: a unit is drawn to an objective worth more as if it were nearer
+OBJECTIVE_PULL = {10: 4.0, 6: 3.0, 4: 2.0, 3: 1.5}
 
 
 def _dest(o: dict[str, Any]) -> str | None:
@@ -38,6 +49,13 @@ def _dest(o: dict[str, Any]) -> str | None:
     return path[-1] if path else None
 
 
+def _ev(column: str, drm: int, tables: dict[str, Any]) -> float:
+    """Expected value of one attack over the six die rolls (attacker's view)."""
+    from workbench.rulesets.eto import adjudicate as adj
+
+    return sum(RESULT_VALUE.get(adj.crt(column, die + drm, tables=tables), 0.0) for die in range(1, 7)) / 6
+
+
 class ETOBrain(Brain):
     def __init__(self, side: str) -> None:
         self.side = side
@@ -45,9 +63,11 @@ class ETOBrain(Brain):
     def propose(self, ctx: Context) -> dict[str, Any] | None:
         kinds = set(ctx.decision.kinds)
         for kind, fn in (("take_losses", self.take_losses), ("retreat", self.retreat),
-                         ("advance", self.advance), ("buy_offensives", self.buy),
+                         ("advance", self.advance), ("bt_move", self.bt_move),
+                         ("buy_offensives", self.buy),
                          ("designate", self.designate), ("resolve", self.resolve),
-                         ("activate_hq", self.activate_hq), ("begin", self.begin),
+                         ("activate_hq", self.activate_hq), ("activate", self.activate),
+                         ("begin", self.begin), ("breakthrough", self.breakthrough),
                          ("attack", self.attack), ("build", self.build), ("rebuild", self.build),
                          ("place_hq", self.build), ("move", self.move), ("rail", self.move)):
             if kind in kinds:
@@ -57,13 +77,32 @@ class ETOBrain(Brain):
         return None
 
     # -- helpers ------------------------------------------------------------------------------
+    def _off(self, ctx: Context) -> dict[str, Any]:
+        """Plans for the current offensive (the step memos are shared by every offensive of a turn)."""
+        key = (ctx.state.turn, ctx.policy.game_memo.get("off_serial", 0))
+        memo = ctx.policy.game_memo.get("off")
+        if memo is None or memo.get("_key") != key:
+            memo = {"_key": key}
+            ctx.policy.game_memo["off"] = memo
+        return memo
+
+    @staticmethod
+    def _current(ctx: Context) -> set[str]:
+        """Units activated for the current offensive.  Units activated for an earlier offensive this
+        turn are not used again (ETO-22.0: a unit is activated once a turn, for one offensive)."""
+        return set((ctx.state.markers.get("offensive") or {}).get("units", []))
+
     def _info(self, ctx: Context) -> dict[str, Any]:
-        if "info" in ctx.memo:
+        stamp = (len(ctx.state.log), ctx.policy.game_memo.get("off_serial", 0))
+        if ctx.memo.get("info_stamp") == stamp:
             return ctx.memo["info"]
         from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+        from workbench.rulesets.eto.terrain import terrain_arrays
 
         view, hm = ctx.view, ctx.state.map
         enemy = np.zeros(hm.size)
+        enemy_sp = np.zeros(hm.size)
         own = np.zeros(hm.size)
         for u in view.units_by_id.values():
             if u.location.isdigit() and hm.has_hex(u.location):
@@ -72,84 +111,291 @@ class ETOBrain(Brain):
                 except Exception:  # noqa: BLE001
                     land = True
                 if land:
-                    (own if u.side == ctx.side else enemy)[hm.index(u.location)] += 1
+                    i = hm.index(u.location)
+                    if u.side == ctx.side:
+                        own[i] += 1
+                    else:
+                        enemy[i] += 1
+                        try:
+                            enemy_sp[i] += values.strength(ctx.state, u) if values.is_combat_unit(ctx.state, u) else 0
+                        except Exception:  # noqa: BLE001
+                            enemy_sp[i] += 3
         objectives = []
+        weights = []
         for o in ctx.state.game.scenario.raw.get("victory", {}).get("objectives", []):
             try:
                 p = o["place"]
                 objectives.append(hm.index(p if p.isdigit() else hm.hex_of(p)))
+                weights.append(OBJECTIVE_PULL.get(int(o.get("vp", 0)), 1.0))
             except Exception:  # noqa: BLE001
                 continue
         enemy_idx = np.flatnonzero(enemy > 0)
-        info = {"enemy": enemy, "own": own, "objectives": objectives,
+        info = {"enemy": enemy, "enemy_sp": enemy_sp, "own": own, "objectives": objectives,
                 "to_enemy": dist_to_set(hm, enemy_idx[:: max(1, len(enemy_idx) // 60)]),
                 "to_obj": dist_to_set(hm, objectives)}
+        goal = info["to_obj"].astype(float)
+        if ctx.side == "axis" and objectives:
+            # the objectives and Soviet resource hexes not yet held, the richer ones pulling harder
+            try:
+                ctrl = control(ctx.state)
+                mine = SIDE_CODE[ctx.side]
+                goal = np.full(hm.size, 1e6)
+                for i, w in zip(objectives, weights, strict=True):
+                    if ctrl[i] != mine:
+                        np.minimum(goal, dist_from(hm, i) - w, out=goal)
+                ta = terrain_arrays(ctx.state)
+                res = home_mask(ctx.state, "SU", original=True) & (ta.resource | ta.city_resource) & (ctrl != mine)
+                for i in np.flatnonzero(res):
+                    if int(i) not in objectives:
+                        np.minimum(goal, dist_from(hm, int(i)).astype(float), out=goal)
+                if not np.isfinite(goal).all() or goal.min() >= 1e5:
+                    goal = info["to_enemy"].astype(float)
+            except Exception:  # noqa: BLE001
+                goal = info["to_obj"].astype(float)
+        info["goal"] = goal
         ctx.memo["info"] = info
+        ctx.memo["info_stamp"] = stamp
         return info
+
+    def _hq_score(self, ctx: Context, hq: Any) -> float:
+        """Own unactivated combat units in the HQ's radius near the enemy, and enemy stacks there."""
+        from workbench.rulesets.eto import values
+
+        st, hm = ctx.state, ctx.state.map
+        info = self._info(ctx)
+        if not values.on_map(hq):
+            return 0.0
+        radius = values.command_radius(st, hq)
+        near = dist_from(hm, hm.index(hq.location))
+        total = 0.0
+        for u in st.units_by_id.values():
+            if u.side != ctx.side or not values.on_map(u) or u.props.get("activated"):
+                continue
+            if values.unit_class(st, u) not in ("infantry", "armor"):
+                continue
+            i = hm.index(u.location)
+            if near[i] <= radius and info["to_enemy"][i] <= 2:
+                total += 1.0
+        targets = (info["enemy"] > 0) & (near <= radius + 1)
+        return total + 0.5 * float(targets.sum()) if total else 0.0
+
+    def _hq_candidates(self, ctx: Context) -> list[tuple[float, Any]]:
+        from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.command import track
+
+        st = ctx.state
+        out = []
+        for u in st.units_by_id.values():
+            if u.side != ctx.side or not values.on_map(u) or u.props.get("activated"):
+                continue
+            if values.unit_class(st, u) != "hq" or values.nation_kind(st, u.nation) != "major":
+                continue
+            if track(st, f"{u.nation}.offensives") <= 0:
+                continue
+            s = self._hq_score(ctx, u)
+            if s >= 2:
+                out.append((s, u))
+        return sorted(out, key=lambda t: (-t[0], t[1].id))
+
+    def _stack_candidates(self, ctx: Context) -> list[tuple[float, str]]:
+        """Axis: unactivated stacks next to a weak enemy hex, for a one-attack stack offensive (22.3)."""
+        from workbench.rulesets.eto import adjudicate as adj
+        from workbench.rulesets.eto import command, values
+
+        if ctx.side != "axis":
+            return []
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        out = []
+        for h in command._stack_hexes(st, ctx.side):
+            units = [u for u in values.units_at(st, h, ctx.side)
+                     if command.can_activate(st, u, ctx.side) and values.unit_class(st, u) in ("infantry", "armor")]
+            n = command._offensive_nation(st, units, ctx.side)
+            if not units or n is None or command.track(st, f"{n}.offensives") <= 0:
+                continue
+            att = sum(values.strength(st, u) for u in units)
+            best = None
+            for j in hm.neighbors[hm.index(h)]:
+                j = int(j)
+                if j < 0 or info["enemy"][j] <= 0:
+                    continue
+                dfn = max(float(info["enemy_sp"][j]), 1.0)
+                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), self._drm_guess(ctx, units, hm.label(j)),
+                         tables)
+                if ev >= 1.0:
+                    v = ev - 0.15 * float(info["goal"][j])
+                    best = v if best is None else max(best, v)
+            if best is not None:
+                out.append((best, h))
+        return sorted(out, key=lambda t: (-t[0], t[1]))
 
     # -- decisions ----------------------------------------------------------------------------
     def buy(self, ctx: Context) -> dict[str, Any] | None:
+        from workbench.rulesets.eto import values
+
         opts = ctx.legal("buy_offensives")
         if not opts:
             return None
-        want = 3 if ctx.side == "axis" else 2
         by_nation: dict[str, list[dict[str, Any]]] = {}
         for o in opts:
             by_nation.setdefault(o["nation"], []).append(o)
-        for _n, os_ in sorted(by_nation.items()):
+        st = ctx.state
+        for n, os_ in sorted(by_nation.items()):
+            if ctx.side == "axis":
+                hqs = sum(1 for u in st.units_by_id.values() if u.nation == n and values.unit_class(st, u) == "hq")
+                want = 3 * hqs + 12 if hqs else 0  # each army group once a month, and stack offensives
+            else:
+                want = 2
             best = max((o for o in os_ if o["count"] <= want), key=lambda o: o["count"], default=None)
             if best is not None and ctx.ok(best):
                 return best
         return None
 
     def begin(self, ctx: Context) -> dict[str, Any] | None:
-        """Begin an offensive, a few a month (the Axis 3, the Soviets 1); then pass."""
+        """Axis: begin while an HQ can usefully be activated.  Soviets: a couple a month."""
         key = ("begins", ctx.state.turn)
         n = ctx.policy.game_memo.get(key, 0)
-        if n >= (3 if ctx.side == "axis" else 1):
+        if ctx.side == "axis":
+            if n >= 16 or not (self._hq_candidates(ctx) or self._stack_candidates(ctx)):
+                return None
+        elif n >= 2:
             return None
         order = ctx.first_ok(ctx.legal("begin"))
         if order is not None:
             ctx.policy.game_memo[key] = n + 1
+            ctx.policy.game_memo["off_serial"] = ctx.policy.game_memo.get("off_serial", 0) + 1
         return order
 
     def activate_hq(self, ctx: Context) -> dict[str, Any] | None:
-        if ctx.memo.get("hq_done"):
+        off = self._off(ctx)
+        if off.get("hq_tried"):
             return None
-        ctx.memo["hq_done"] = True
+        off["hq_tried"] = True
         opts = ctx.legal("activate_hq")
         if not opts:
             return None
+        cands = self._hq_candidates(ctx)
+        rank = {u.id: s for s, u in cands}
+        singles = [o for o in opts if len(o.get("hqs", [])) == 1 and o["hqs"][0] in rank]
+        if ctx.side != "axis" and not singles:
+            singles = [o for o in opts if len(o.get("hqs", [])) == 1]
+        singles.sort(key=lambda o: (-rank.get(o["hqs"][0], 0.0), o["hqs"][0]))
+        return ctx.first_ok(singles[:4])
+
+    def activate(self, ctx: Context) -> dict[str, Any] | None:
+        """Activate the units of the activated HQ that are near the enemy (and its generals)."""
+        from workbench.rulesets.eto import values
+
+        st = ctx.state
+        off = st.markers.get("offensive") or {}
+        memo = self._off(ctx)
+        if not off.get("mode"):
+            # no HQ worth activating: the Axis starts a stack offensive (22.3) instead
+            if ctx.side != "axis" or memo.get("stack_tried"):
+                return None
+            memo["stack_tried"] = True
+            opts = {o["hex"]: o for o in ctx.legal("activate") if o.get("mode") == "stack"}
+            return ctx.first_ok(opts[h] for _v, h in self._stack_candidates(ctx) if h in opts)
+        if memo.get("activation_done"):
+            return None
+        opts = [o for o in ctx.legal("activate") if "unit" in o]
+        if not opts:
+            memo["activation_done"] = True
+            return None
         info = self._info(ctx)
-        hm = ctx.state.map
+        hm = st.map
+        major = off.get("nation")
 
-        def score(o: dict[str, Any]) -> float:
-            total = 0.0
-            for h in o.get("hqs", []):
-                u = ctx.view.units_by_id.get(h)
-                if u is None or not u.location.isdigit():
-                    continue
-                near = dist_from(hm, hm.index(u.location)) <= 4
-                total += float((info["own"][near]).sum()) + 2.0 * float((info["enemy"][near] > 0).sum())
-            return total - 0.5 * len(o.get("hqs", []))
+        def want(o: dict[str, Any]) -> tuple[int, float, str] | None:
+            u = st.units_by_id.get(o["unit"])
+            if u is None or not values.on_map(u):
+                return None
+            cls = values.unit_class(st, u)
+            d = float(info["to_enemy"][hm.index(u.location)])
+            if cls == "general":
+                return (0, d, u.id)
+            reach = values.printed_ma(st, u) + 1
+            if cls not in ("infantry", "armor") or d > reach:
+                return None
+            return (1 if u.nation == major else 2, d, u.id)
 
-        return ctx.first_ok(sorted(opts, key=lambda o: -score(o))[:4])
+        ranked = sorted((w, o) for o in opts if (w := want(o)) is not None)
+        for _w, o in ranked:
+            if ctx.ok(o):
+                return o
+        memo["activation_done"] = True
+        return None
+
+    def breakthrough(self, ctx: Context) -> dict[str, Any] | None:
+        from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.weather import MUD, conditions
+
+        memo = self._off(ctx)
+        if memo.get("bt_tries", 0) >= 3:
+            return None
+        memo["bt_tries"] = memo.get("bt_tries", 0) + 1
+        cur = self._current(ctx)
+        opts = [o for o in ctx.legal("breakthrough") if set(o["units"]) <= cur]
+        if not opts:
+            return None
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        cond = conditions(st)
+        best, best_v = None, 0.9
+        for o in opts:
+            t = o["target"]
+            ti = hm.index(t)
+            att = sum(values.strength(st, st.unit(u)) for u in o["units"])
+            if o.get("general"):
+                att += min(values.combat_rating(st, st.unit(o["general"])), att)
+            dfn = float(info["enemy_sp"][ti]) or 1.0
+            drm = self._drm_guess(ctx, [st.unit(u) for u in o["units"]], t) - (1 if cond[ti] == MUD else 0)
+            from workbench.rulesets.eto import adjudicate as adj
+            col = adj.odds_column(int(att), int(dfn), tables=tables)
+            v = _ev(col, drm, tables) - 0.05 * float(info["goal"][ti])
+            if v > best_v:
+                best, best_v = o, v
+        return best if best is not None and ctx.ok(best) else None
+
+    def _drm_guess(self, ctx: Context, attackers: list[Any], target: str) -> int:
+        from workbench.rulesets.eto.terrain import terrain_arrays
+
+        st = ctx.state
+        drm = 0
+        v = str(st.tracks.get("blitzkrieg.SU", ""))
+        if any(u.nation == "GE" for u in attackers) and (v == "unused" or v == f"active:{st.turn_label}"):
+            drm += 1
+        if terrain_arrays(st).rough[st.map.index(target)]:
+            drm -= 1
+        return drm
 
     def attack(self, ctx: Context) -> dict[str, Any] | None:
-        if ctx.memo.get("attack_done"):
+        memo = self._off(ctx)
+        key = ("attack_done", ctx.state.step.key if ctx.state.step else "")
+        if memo.get(key):
             return None
-        ctx.memo["attack_done"] = True
+        memo[key] = True
         return ctx.first_ok(ctx.legal("attack"))
 
     def designate(self, ctx: Context) -> dict[str, Any] | None:
         from workbench.rulesets.eto import adjudicate as adj
         from workbench.rulesets.eto.combat import assess
 
-        opts = ctx.legal("designate")
+        cur = self._current(ctx)
+        opts = []
+        for o in ctx.legal("designate"):
+            mine = [a for a in o["attackers"] if a in cur]
+            if mine:
+                opts.append(o if len(mine) == len(o["attackers"]) else {**o, "attackers": mine})
         if not opts:
             return None
         tables = ctx.state.ruleset.tables
-        best, best_ev = None, 0.4
+        info = self._info(ctx)
+        hm = ctx.state.map
+        threshold = 0.3 if ctx.side == "axis" else 0.4
+        best, best_v = None, -1e9
         for o in opts:
             try:
                 a = assess(ctx.state, ctx.side, o["attackers"], o["target"])
@@ -157,8 +403,11 @@ class ETOBrain(Brain):
                          for die in range(1, 7)) / 6
             except Exception:  # noqa: BLE001
                 continue
-            if ev > best_ev:
-                best, best_ev = o, ev
+            if ev <= threshold:
+                continue
+            v = ev - 0.15 * float(info["goal"][hm.index(o["target"])]) if ctx.side == "axis" else ev
+            if v > best_v:
+                best, best_v = o, v
         return best if best is not None and ctx.ok(best) else None
 
     def resolve(self, ctx: Context) -> dict[str, Any] | None:
@@ -182,13 +431,41 @@ class ETOBrain(Brain):
         return min(opts, key=score)
 
     def advance(self, ctx: Context) -> dict[str, Any] | None:
-        opts = ctx.legal("advance")
-        return max(opts, key=lambda o: len(o.get("units", []))) if opts else None
+        cur = self._current(ctx)
+        opts = [o for o in ctx.legal("advance") if set(o.get("units", [])) <= cur]
+        return max(opts, key=lambda o: (len(o.get("units", [])), "general" in o)) if opts else None
+
+    def bt_move(self, ctx: Context) -> dict[str, Any] | None:
+        """Breakthrough movement: toward the goal, with the general when there is one."""
+        opts = ctx.legal("bt_move")
+        if not opts:
+            return None
+        info = self._info(ctx)
+        hm = ctx.state.map
+        here = None
+        u = ctx.state.units_by_id.get(opts[0].get("unit", ""))
+        if u is not None and hm.has_hex(u.location):
+            here = float(info["goal"][hm.index(u.location)])
+
+        def score(o: dict[str, Any]) -> tuple[float, int]:
+            d = _dest(o)
+            g = float(info["goal"][hm.index(d)]) if d and hm.has_hex(d) else (here or 0.0)
+            return (g, 0 if "general" in o else 1)
+
+        for o in sorted(opts, key=score)[:5]:
+            if ctx.ok(o):
+                return o
+        return None
 
     def build(self, ctx: Context) -> dict[str, Any] | None:
         n = ctx.memo.get("built", 0)
         if n >= 40:
             return None
+        if ctx.side == "axis":
+            from workbench.rulesets.eto.command import spendable
+
+            if spendable(ctx.state, "GE") < 30:
+                return None  # keep EPs for the season's offensives (bought after construction, 38.2)
         for kind in ("rebuild", "place_hq", "build"):
             opts = ctx.legal(kind)
             if kind == "build":
@@ -200,22 +477,155 @@ class ETOBrain(Brain):
                     return o
         return None
 
+    # -- movement -----------------------------------------------------------------------------
     def move(self, ctx: Context) -> dict[str, Any] | None:
+        key = ctx.state.step.key if ctx.state.step else ""
+        if key == "offensive/movement":
+            return self.offensive_move(ctx)
+        return self.free_move(ctx, self._off(ctx) if key.startswith("offensive") else ctx.memo)
+
+    def _plan_attacks(self, ctx: Context, by_unit: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
+        """Targets for this offensive's Combat step and the units that will attack each."""
+        from workbench.rulesets.eto import adjudicate as adj
+        from workbench.rulesets.eto import command, values
+        from workbench.rulesets.eto.combat import can_attack_across
+        from workbench.rulesets.eto.hq import in_radius
+        from workbench.rulesets.eto.weather import MUD, conditions
+
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        off = st.markers.get("offensive") or {}
+        hqs = [st.unit(h) for h in off.get("hqs", [])]
+        cond = conditions(st)
+        limit = command.attacks_left(st, "combat")
+        if limit <= 0:
+            return {}
+        enemy_hexes = {int(i) for i in np.flatnonzero(info["enemy"] > 0)}
+        # where each activated attacker could stand at the Combat step, by target
+        reach: dict[str, dict[int, list[int]]] = {}
+        units = {}
+        cur = self._current(ctx)
+        for u in st.units_by_id.values():
+            if u.id not in cur or not values.on_map(u):
+                continue
+            if values.unit_class(st, u) not in ("infantry", "armor"):
+                continue
+            units[u.id] = u
+            spots = {hm.index(u.location)}
+            for o in by_unit.get(u.id, []):
+                d = _dest(o)
+                if d and hm.has_hex(d):
+                    spots.add(hm.index(d))
+            infantry = values.unit_class(st, u) == "infantry"
+            for s in spots:
+                if infantry and hqs and not any(in_radius(st, h, hm.label(s)) for h in hqs):
+                    continue
+                for j in hm.neighbors[s]:
+                    j = int(j)
+                    if j >= 0 and j in enemy_hexes and can_attack_across(st, hm.label(s), hm.label(j)):
+                        reach.setdefault(u.id, {}).setdefault(j, []).append(s)
+        used: set[str] = set()
+        plan: dict[str, str] = {}
+        for _ in range(limit):
+            best = None
+            for t in enemy_hexes:
+                pool = sorted((uid for uid, r in reach.items() if t in r and uid not in used),
+                              key=lambda uid: (-values.strength(st, units[uid]), uid))
+                if not pool:
+                    continue
+                dfn = max(float(info["enemy_sp"][t]), 1.0)
+                chosen, att = [], 0
+                for uid in pool[:6]:
+                    chosen.append(uid)
+                    att += values.strength(st, units[uid])
+                    if att >= 6 * dfn:
+                        break
+                drm = self._drm_guess(ctx, [units[u] for u in chosen], hm.label(t)) - (1 if cond[t] == MUD else 0)
+                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), drm, tables)
+                v = ev - 0.15 * float(info["goal"][t])
+                if ev > 0.5 and (best is None or v > best[0]):
+                    best = (v, t, chosen)
+            if best is None:
+                break
+            _, t, chosen = best
+            for uid in chosen:
+                used.add(uid)
+                plan[uid] = hm.label(t)
+        return plan
+
+    def offensive_move(self, ctx: Context) -> dict[str, Any] | None:
+        st, hm = ctx.state, ctx.state.map
+        memo = self._off(ctx)
+        if "oqueue" not in memo:
+            by_unit: dict[str, list[dict[str, Any]]] = {}
+            cur = self._current(ctx)
+            for o in ctx.legal("move"):
+                if o.get("unit") in cur:
+                    by_unit.setdefault(o["unit"], []).append(o)
+            plan = self._plan_attacks(ctx, by_unit)
+            memo["oplan"] = plan
+            memo["oqueue"] = sorted(by_unit, key=lambda u: (u not in plan, u))
+            memo["oopts"] = by_unit
+        info = self._info(ctx)
+        plan = memo["oplan"]
+        while memo["oqueue"]:
+            uid = memo["oqueue"].pop(0)
+            u = st.units_by_id.get(uid)
+            if u is None or not u.location.isdigit() or not hm.has_hex(u.location):
+                continue
+            here = hm.index(u.location)
+            opts = memo["oopts"].get(uid, [])
+            if uid in plan:
+                t = hm.index(plan[uid])
+                if int(hm.grid.distance(here, t)) == 1:
+                    continue  # already in place
+                cands = []
+                for o in opts:
+                    d = _dest(o)
+                    if d and hm.has_hex(d) and int(hm.grid.distance(hm.index(d), t)) == 1:
+                        cands.append((float(info["goal"][hm.index(d)]), "general" not in o, o))
+                cands.sort(key=lambda c: (c[0], c[1]))
+                for _s, _g, o in cands[:8]:
+                    if ctx.ok(o):
+                        return o
+                continue
+            if info["to_enemy"][here] <= 1:
+                continue  # in the line: hold it
+            if ctx.side != "axis":
+                continue
+            cands = []
+            for o in opts:
+                d = _dest(o)
+                if d and hm.has_hex(d):
+                    j = hm.index(d)
+                    cands.append((float(info["goal"][j]), "general" not in o, o))
+            cands.sort(key=lambda c: (c[0], c[1]))
+            stay = float(info["goal"][here])
+            for s, _g, o in cands[:5]:
+                if s >= stay:
+                    break
+                if ctx.ok(o):
+                    return o
+        return None
+
+    def free_move(self, ctx: Context, memo: dict[str, Any]) -> dict[str, Any] | None:
         """Each unit once: rail toward the front if far from it, else step toward the goal."""
         st, hm = ctx.state, ctx.state.map
-        if "queue" not in ctx.memo:
+        if "queue" not in memo:
             by_unit: dict[str, list[dict[str, Any]]] = {}
+            cur = self._current(ctx) if ctx.state.step and ctx.state.step.key.startswith("offensive") else None
             for kind in ("rail", "move"):
                 for o in ctx.legal(kind):
-                    if "unit" in o:
+                    if "unit" in o and (cur is None or o["unit"] in cur):
                         by_unit.setdefault(o["unit"], []).append(o)
-            ctx.memo["opts"] = by_unit
-            ctx.memo["queue"] = sorted(by_unit)
+            memo["opts"] = by_unit
+            memo["queue"] = sorted(by_unit)
         info = self._info(ctx)
-        goal = info["to_obj"] if ctx.side == "axis" and info["objectives"] else info["to_enemy"]
+        goal = info["goal"] if ctx.side == "axis" and info["objectives"] else info["to_enemy"]
         front = info["to_enemy"]
-        while ctx.memo["queue"]:
-            uid = ctx.memo["queue"].pop(0)
+        while memo["queue"]:
+            uid = memo["queue"].pop(0)
             u = st.units_by_id.get(uid)
             if u is None or not u.location.isdigit() or not hm.has_hex(u.location):
                 continue
@@ -223,7 +633,7 @@ class ETOBrain(Brain):
             if ctx.side != "axis" and front[here] <= 1:
                 continue  # the Soviets hold the line where they stand
             cands = []
-            for o in ctx.memo["opts"][uid]:
+            for o in memo["opts"].get(uid, []):
                 d = _dest(o)
                 if not d or not hm.has_hex(d):
                     continue
@@ -233,10 +643,10 @@ class ETOBrain(Brain):
                 s = float(goal[j]) + (0.0 if front[j] >= 1 else 2.0)
                 if ctx.side != "axis":
                     s = float(abs(front[j] - 1)) + 0.1 * float(goal[j])
-                cands.append((s, o))
+                cands.append((s, "general" not in o, o))
             stay = float(goal[here]) if ctx.side == "axis" else float(abs(front[here] - 1)) + 0.1 * float(goal[here])
-            cands.sort(key=lambda c: c[0])
-            for s, o in cands[:5]:
+            cands.sort(key=lambda c: (c[0], c[1]))
+            for s, _g, o in cands[:5]:
                 if s >= stay:
                     break
                 if ctx.ok(o):
