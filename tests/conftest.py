@@ -44,11 +44,9 @@ def toy_state(toy_game):
 
 @pytest.fixture(scope="session")
 def ssa_map_dir(tmp_path_factory) -> str:
-    from ssa_kit import build_ssa_testmap
+    from ssa_kit import build_ssa_testmap, built_map_dir
 
-    path = tmp_path_factory.mktemp("maps") / "ssa-testland"
-    build_ssa_testmap(path)
-    return str(path)
+    return built_map_dir(tmp_path_factory, "ssa-testland", build_ssa_testmap)
 
 
 @pytest.fixture

@@ -24,6 +24,13 @@ from workbench.map import HexMap
 COLS, ROWS = 14, 12
 
 
+def built_map_dir(tmp_path_factory, name: str, build) -> str:  # noqa: ANN001
+    """Build a test map once into a fresh temporary folder; its path for ``load_scenario``."""
+    path = tmp_path_factory.mktemp("maps") / name
+    build(path)
+    return str(path)
+
+
 def build_ssa_testmap(path: Path) -> HexMap:
     grid = HexGrid(COLS, ROWS)
     labels = grid.labels.tolist()
@@ -78,12 +85,13 @@ def build_ssa_testmap(path: Path) -> HexMap:
 
 
 def scenario_text(map_dir: str, units: list[dict], *, first="1942-06", last="1942-08",
-                  extra: str = "") -> str:
+                  extra: str = "", axis_nations=("GE", "JA", "SS"), allied_nations=("US", "BC")) -> str:
     lines = [
         'format = 1', 'id = "test/ssa"', 'title = "SSA rules test"', 'ruleset = "ssa"',
         f'map = "{map_dir}"', f'first_turn = "{first}"', f'last_turn = "{last}"',
         *(["units = []"] if not units else []),
-        '[sides.axis]', 'nations = ["GE", "JA", "SS"]', '[sides.allies]', 'nations = ["US", "BC"]',
+        '[sides.axis]', f'nations = {list(axis_nations)!r}'.replace("'", '"'),
+        '[sides.allies]', f'nations = {list(allied_nations)!r}'.replace("'", '"'),
         '[control]', 'US = "allies"', 'CA = "allies"', extra,
     ]
     for u in units:
@@ -98,3 +106,46 @@ def _toml(v) -> str:  # noqa: ANN001
     if isinstance(v, str):
         return f'"{v}"'
     return str(v)
+
+
+def build_ssa_minor_map(path: Path) -> HexMap:
+    """The test map with Central American countries in the east: columns 11-12 Guatemala (GT),
+    13-14 Honduras (HN), so Border Town (1306) is a Honduran city (SSA-16.12a, 18.2a)."""
+    hm = build_ssa_testmap(path)
+    col = np.array([int(h[:2]) for h in hm.hexes["id"].to_list()])
+    country = np.where(col >= 13, "HN", np.where(col >= 11, "GT", np.array(hm.hexes["country"].to_list(),
+                                                                             dtype=object)))
+    hexes = hm.hexes.with_columns(pl.Series("country", country.tolist(), dtype=pl.String))
+    out = HexMap("ssa-minorland", hm.grid, hexes, hm.sides, hm.places, hm.meta)
+    out.save(path)
+    return out
+
+
+def build_ssa_canal_map(path: Path) -> HexMap:
+    """The test map with a second sea in the south-east joined to the western sea only by a
+    Panama Canal hexside: row 12 is sea in columns 01-07 and 10-14 (plus 1409-1411); 0812 and
+    0912 are the two (US) canal hexes (SSA-7.5)."""
+    hm = build_ssa_testmap(path)
+    labels = hm.hexes["id"].to_list()
+    sea = {f"{c:02d}12" for c in (*range(1, 8), *range(10, 15))} | {"1409", "1410", "1411"}
+    terrain = ["sea" if h in sea else t for h, t in zip(labels, hm.hexes["terrain"].to_list(), strict=True)]
+    water = np.array([t == "sea" for t in terrain])
+    near = np.array([any(water[j] for j in hm.neighbors[i] if j >= 0) for i in range(hm.size)])
+    coastal = (~water & near).tolist()
+    country = [None if w else c for w, c in zip(water.tolist(), hm.hexes["country"].to_list(), strict=True)]
+    hexes = hm.hexes.with_columns(pl.Series("terrain", terrain), pl.Series("coastal", coastal),
+                                  pl.Series("country", country, dtype=pl.String))
+    i, j = hm.index("0812"), hm.index("0912")
+    d = int(np.nonzero(hm.neighbors[i] == j)[0][0])
+    sides = pl.concat([hm.sides, pl.DataFrame({"hex": ["0812"], "dir": [d], "feature": ["canal"]},
+                                              schema=hm.sides.schema)])
+    meta = {**hm.meta, "panama_canal_hexes": ["0812", "0912"]}
+    out = HexMap("ssa-canalland", hm.grid, hexes, sides, hm.places, meta)
+    out.save(path)
+    return out
+
+
+#: Scenario ``extra`` that switches off the authored out-of-supply movement penalty (SSA-10.G,
+#: movement.toml [supply_effects]) for tests of other movement rules, whose units are unsupplied.
+NO_SUPPLY_MOVEMENT_PENALTY = ('[overrides]\n"movement.supply_effects.movement_mf_factor" = 1.0\n'
+                              '"movement.supply_effects.movement_rail" = true\n')

@@ -107,3 +107,21 @@ def test_ssa_16_14_air_demobilization_refunds_half_rounded_up(ssa_game):
     s.apply({"kind": "demobilize", "unit": "GE-ftr"})
     assert s.tracks["GE.mp.industrial"] == before + 3  # fighter costs 6
     assert s.unit("GE-ftr").location == "Force pool"
+    assert {"kind": "demobilize", "unit": "GE-ftr"} not in s.legal_orders_of("demobilize")  # not twice
+
+
+def test_ssa_16_14_only_a_supplied_air_unit_may_be_demobilized(ssa_game):
+    # Mill Town (0806) is a supplied base; 0812 is 6 hexes from the Allied line (over the 4 MP of
+    # SSA-6.3a); in Europe an Allied unit needs a logistic unit and a transport (SSA-15.6).
+    units = [{"id": "US-city", "nation": "US", "type": "standard_fighter", "at": "0806"},
+             {"id": "US-cut", "nation": "US", "type": "standard_fighter", "at": "0812"},
+             {"id": "US-box", "nation": "US", "type": "standard_fighter", "at": "Europe"}]
+    s = to_step(state_of(ssa_game, units), "mobilization/spend", "allies")
+    assert s.legal_orders_of("demobilize") == [{"kind": "demobilize", "unit": "US-city"}]
+    for uid in ("US-cut", "US-box"):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply({"kind": "demobilize", "unit": uid})
+        assert exc.value.rule == "SSA-16.14" and "out of supply" in exc.value.why
+    before = s.tracks["US.mp.industrial"]
+    s.apply({"kind": "demobilize", "unit": "US-city"})
+    assert s.tracks["US.mp.industrial"] == before + 3

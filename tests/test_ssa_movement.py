@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from ssa_kit import NO_SUPPLY_MOVEMENT_PENALTY
 
 from workbench.engine import IllegalOrder
 
@@ -28,7 +29,7 @@ def moved(state, uid: str, path: list[str]) -> float:
 @pytest.fixture
 def start(ssa_game):
     def make(units):
-        state = ssa_game(units).new_state(seed=1)
+        state = ssa_game(units, extra=NO_SUPPLY_MOVEMENT_PENALTY).new_state(seed=1)
         return to_step(state, "player/initial-movement", "axis")
 
     return make
@@ -122,7 +123,7 @@ def test_ssa_5_4_minimum_move_one_hex(start, ssa_game):
 def test_ssa_5_4_no_minimum_move_from_zoc_to_zoc(start, ssa_game):
     gun = {"id": "US-gun", "nation": "US", "type": "railroad_gun", "at": "0804"}
     ge = {**GE_INF, "at": "0905"}  # 0804 and 0805 both in its ZOC
-    state = ssa_game([gun, ge]).new_state(seed=1)
+    state = ssa_game([gun, ge], extra=NO_SUPPLY_MOVEMENT_PENALTY).new_state(seed=1)
     s = to_step(state, "player/initial-movement", "allies")
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "move", "unit": "US-gun", "path": ["0805"]})
@@ -192,7 +193,7 @@ class TestRail:
     def test_ssa_5_7g_axis_limited_to_two_divisions(self, start, ssa_game):
         units = [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": f"{3 + i:02d}06"}
                  for i in range(3)]
-        state = ssa_game(units, extra='[tracks]\n').new_state(seed=1)
+        state = ssa_game(units, extra='[tracks]\n' + NO_SUPPLY_MOVEMENT_PENALTY).new_state(seed=1)
         import numpy as np
 
         state.arrays["control"] = np.full(state.map.size, 1, dtype=np.int8)  # all Axis-controlled
@@ -201,7 +202,7 @@ class TestRail:
         s.apply({"kind": "rail", "unit": "GE-inf1", "path": ["0506"]})
         with pytest.raises(IllegalOrder) as exc:
             s.apply({"kind": "rail", "unit": "GE-inf0", "path": ["0406"]})
-        assert exc.value.rule == "SSA-5.7f-g" and "2 divisions" in exc.value.why
+        assert exc.value.rule == "SSA-5.7g" and "2 divisions" in exc.value.why
 
     def test_ssa_5_7b_not_from_next_to_enemy(self, start):
         s = start([{**GE_INF, "at": "0306"}, {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0305"}])
@@ -219,7 +220,7 @@ class TestRail:
     def test_ssa_5_7_rail_by_destination(self, start, ssa_game):
         import numpy as np
 
-        state = ssa_game([{**GE_INF, "at": "0306"}]).new_state(seed=1)
+        state = ssa_game([{**GE_INF, "at": "0306"}], extra=NO_SUPPLY_MOVEMENT_PENALTY).new_state(seed=1)
         state.arrays["control"] = np.full(state.map.size, 1, dtype=np.int8)
         s = to_step(state, "player/initial-movement", "axis")
         dests = {o["to"] for o in s.legal_orders_of("rail")}

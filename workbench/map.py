@@ -157,6 +157,8 @@ class HexMap:
         return frozenset(self.labels.tolist())
 
     def has_hex(self, label: str) -> bool:
+        if isinstance(label, str) and label in self._index_of:  # the common case, without parsing
+            return True
         try:
             self.grid.parse(label)
         except KeyError:
@@ -200,7 +202,17 @@ class HexMap:
         return self.hexes[name].to_numpy()
 
     def flag(self, name: str) -> np.ndarray:
-        """A boolean per-hex attribute (``coastal``, ``capital``, ...); all False if the map lacks it."""
+        """A boolean per-hex attribute (``coastal``, ``capital``, ...); all False if the map lacks it.
+
+        Rules code asks this inside per-unit loops, so the polars query runs once per
+        flag (memoised in ``_flags``); callers get a copy they may modify."""
+        cache = self.__dict__.setdefault("_flags", {})
+        hit = cache.get(name)
+        if hit is None:
+            hit = cache[name] = self._flag(name)
+        return hit.copy()
+
+    def _flag(self, name: str) -> np.ndarray:
         if name not in self.hexes.columns:
             return np.zeros(self.size, dtype=bool)
         col = self.hexes[name]

@@ -346,14 +346,19 @@ class SSABrain(Brain):
         hm = ctx.state.map
         if not info["targets"]:
             return None
+        if "target_arrays" not in info:  # per step: the targets as arrays
+            idx = np.fromiter(info["targets"], dtype=np.int64, count=len(info["targets"]))
+            w = np.fromiter(info["targets"].values(), dtype=float, count=len(idx))
+            info["target_arrays"] = (idx, -4.0 * w, 0.3 * info["enemy_str"][idx])
+        idx, pull, threat = info["target_arrays"]
+        # the loop "first target with the lowest distance - 4w + 0.3 enemy", vectorised over
+        # the targets only (not a distance field over the whole map per unit)
+        q, r = _axial(hm)
         here = hm.index(u.location)
-        d0 = dist_from(hm, here)
-        best, best_score = None, 1e9
-        for i, w in info["targets"].items():
-            s = d0[i] - 4.0 * w + 0.3 * info["enemy_str"][i]
-            if s < best_score:
-                best, best_score = i, s
-        return best
+        dq, dr = q[idx] - q[here], r[idx] - r[here]
+        score = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 + pull + threat
+        k = int(np.argmin(score))
+        return int(idx[k]) if score[k] < 1e9 else None
 
     def rail(self, ctx: Context) -> dict[str, Any] | None:
         """Units far from their objective take the train toward it."""

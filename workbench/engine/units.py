@@ -17,6 +17,11 @@ def epoch() -> int:
     return _EPOCH[0]
 
 
+def touch() -> None:
+    """Invalidate derived data (units were replaced wholesale, e.g. by undo)."""
+    _EPOCH[0] += 1
+
+
 UNIT_COLUMNS: dict[str, pl.DataType] = {
     "id": pl.String(), "side": pl.String(), "nation": pl.String(), "type": pl.String(),
     "size": pl.String(), "location": pl.String(), "reduced": pl.Boolean(),

@@ -67,7 +67,7 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
                                        u.reduced, u.id))
         top = us[0]
         info = types.get(top.type, {})
-        fill = symbols.nation_colour(top.nation, top.side)
+        fill, ink = nation_colours(state, top)
         if hidden:
             card = {"strength": "?", "movement": "", "note": ""}
             cls, mark = "unit", ""
@@ -77,10 +77,21 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
             cls, mark = symbols.classify(top.type, info), symbols.size_mark(top.size)
             tip = "; ".join(_describe(state, u, oos) for u in us)
         out.append(Counter(h, s, [u.id for u in us], top.id, cls, mark, card.get("strength", ""),
-                           card.get("movement", ""), fill, symbols.text_colour(fill),
+                           card.get("movement", ""), fill, ink,
                            bool(top.reduced) and not hidden, hidden,
                            any(u.id in oos for u in us) and not hidden, tip))
     return out
+
+
+def nation_colours(state: State, u: Unit) -> tuple[str, str]:
+    """(fill, ink) of a counter: the ruleset's ``units.nation_colours`` entry for the unit's nation
+    or nation group (SS Amerika: SSA-3.3), else the generic colour of :mod:`symbols`."""
+    units = state.ruleset.tables.get("units", {})
+    table = units.get("nation_colours", {})
+    entry = table.get(u.nation) or next((table[g] for g, members in units.get("nation_groups", {}).items()
+                                         if u.nation in members and g in table), None)
+    fill = entry["fill"] if entry else symbols.nation_colour(u.nation, u.side)
+    return fill, (entry or {}).get("text") or symbols.text_colour(fill)
 
 
 def _describe(state: State, u: Unit, oos: set[str]) -> str:

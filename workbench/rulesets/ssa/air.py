@@ -94,8 +94,11 @@ def air_tables(state: State) -> dict[str, Any]:
 
 def city_kinds(state: State) -> np.ndarray:
     hm = state.map
-    kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else [None] * hm.size
-    return np.array([k or "" for k in kinds], dtype=object)
+    cached = hm.__dict__.get("_ssa_city_kinds")  # read once per map (asked per base update)
+    if cached is None:
+        kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else [None] * hm.size
+        cached = hm.__dict__["_ssa_city_kinds"] = np.array([k or "" for k in kinds], dtype=object)
+    return cached.copy()
 
 
 def canal_hexes(state: State) -> list[int]:
@@ -138,7 +141,9 @@ def supplied_hexes(state: State, side: str) -> np.ndarray:
         _, comp = connected_components(g, directed=False)
         src_comps = {int(comp[p]) for p in points if usable[p]}
         line = usable & np.isin(comp, list(src_comps))
-        start = np.union1d(np.flatnonzero(line), np.asarray(points, dtype=np.int64))
+        start_mask = line.copy()  # a mask, not np.union1d: same sorted indices, no hashing
+        start_mask[np.asarray(points, dtype=np.int64)] = True
+        start = np.flatnonzero(start_mask)
         graph = supply._step_graph(state, side, True)
         limit = float(air_tables(state)["basing"]["supplied_hex_trace_mp"])
         dist = dijkstra(graph, directed=True, indices=start, min_only=True, limit=limit + 1e-9)
@@ -158,14 +163,11 @@ def land_base_capacity(state: State, side: str) -> np.ndarray:
     clear/desert/forestation/rough or transportation-line hex bases 1; an airbase unit
     bases 2 in any supplied land hex; the largest capacity applies (air.toml)."""
     def compute() -> np.ndarray:
-        from workbench.rulesets.ssa.terrain import terrain_arrays
-
         hm = state.map
         basing = air_tables(state)["basing"]
         sup = supplied_hexes(state, side)
         enemy = enemy_present(state, side) | hm.is_water
-        terrain = np.array(hm.hexes["terrain"].to_list(), dtype=object)
-        field = np.isin(terrain, basing["supplied_hex_terrains"]) | terrain_arrays(state).on_line
+        field = _field_terrain(state, tuple(basing["supplied_hex_terrains"]))
         cap = np.where(field & sup & ~enemy, int(basing["supplied_hex"]), 0)
         for u in state.units_by_id.values():
             if u.side == side and on_map(u) and values.value(state, u, "airbase_capacity") is not None \
@@ -186,13 +188,27 @@ def land_base_capacity(state: State, side: str) -> np.ndarray:
                          repr(state.markers.get("city_control")), repr(state.markers.get("air_supplied")))
 
 
+def _field_terrain(state: State, terrains: tuple[str, ...]) -> np.ndarray:
+    """``bool[N]``: hexes whose terrain (or transportation line) may hold a field base; the
+    map never changes, so this is built once per map (not per base-capacity update)."""
+    from workbench.rulesets.ssa.terrain import terrain_arrays
+
+    hm = state.map
+    cache = hm.__dict__.setdefault("_ssa_field_terrain", {})
+    if terrains not in cache:
+        terrain = np.array(hm.hexes["terrain"].to_list(), dtype=object)
+        cache[terrains] = np.isin(terrain, list(terrains)) | terrain_arrays(state).on_line
+    return cache[terrains].copy()
+
+
 def land_occupancy(state: State, side: str, exclude: Unit | None = None) -> np.ndarray:
     """``int[N]``: land-based air units of ``side`` per hex: grounded ones, plus interceptors
     whose base it is (they come back, SSA-6.5)."""
     hm = state.map
     occ = np.zeros(hm.size, dtype=np.int64)
     for u in state.units_by_id.values():
-        if u.side != side or u is exclude or not is_air(state, u) or u.props.get("carrier"):
+        if u.side != side or u is exclude or not is_air(state, u) or u.props.get("carrier") \
+                or u.props.get("carried"):  # aboard a convoy: not on the base (SSA-9.6)
             continue
         if on_map(u) and not flying(u):
             occ[hm.index(u.location)] += 1

@@ -65,7 +65,10 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     enemy = other(side)
     supplied = {**supply_status(state, side), **supply_status(state, enemy)}
     att_units = [state.unit(u) for u in attackers]
-    dfn_units = [u for t in targets for u in _land_units_at(state, t, enemy)]
+    # SSA-3.3 brackets: without a security unit in the attack, bracketed defenders take no part
+    security = any(values.value(state, u, "security", False) for u in att_units)
+    dfn_units = [u for t in targets for u in _land_units_at(state, t, enemy)
+                 if security or not values.value(state, u, "security_only", False)]
     contrib: list[tuple[str, float, str]] = []
     land_att = 0.0
     for u in att_units:
@@ -136,11 +139,11 @@ class AttackOrder(OrderKind):
         alone when more than six could join; any valid subset is still accepted)."""
         side = state.decision.side
         hm = state.map
-        attackers = self._eligible_attackers(state, side)
+        attackers = [(u.id, hm.index(u.location)) for u in self._eligible_attackers(state, side)]
         out = []
         for t in sorted(self._targets(state, side)):
-            ti = hm.index(t)
-            adjacent = sorted(u.id for u in attackers if hm.index(u.location) in hm.neighbors[ti])
+            near = set(hm.neighbors[hm.index(t)].tolist())  # a set: one lookup per attacker
+            adjacent = sorted(uid for uid, i in attackers if i in near)
             adjacent = [a for a in adjacent if self._why_not(state, side, [a], [t]) is None]
             if not adjacent:
                 continue
@@ -156,6 +159,9 @@ class AttackOrder(OrderKind):
         eligible = {u.id for u in self._eligible_attackers(state, side)}
         open_targets = self._targets(state, side)
         security = False
+        for t in targets:
+            if not t.isdigit():
+                return f"SSA-15.2: there is no combat in the holding areas ({t})"
         for a in attackers:
             if a not in eligible:
                 return f"SSA-11.2: {a} cannot attack now (not a friendly land unit able to attack, or it attacked already)"

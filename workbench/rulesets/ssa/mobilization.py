@@ -36,11 +36,11 @@ from workbench.engine.errors import IllegalOrder
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import air, values
 from workbench.rulesets.ssa.deployment import air_capacity, geography
 from workbench.rulesets.ssa.occupation import city_hexes, city_owner
 from workbench.rulesets.ssa.special import has_special, special_rules, turn_number
-from workbench.rulesets.ssa.supply import supply_status
+from workbench.rulesets.ssa.supply import _box_supplied, supply_status
 
 IND, NON = "industrial", "non_industrial"
 
@@ -205,8 +205,25 @@ def _pay(state: State, track: str, cost: int, points: str, mech: bool) -> None:
     state.tracks[ind_key] = int(state.tracks.get(ind_key, 0)) - (cost - from_non)
 
 
-def _placements(state: State, side: str, nation: str, utype: str) -> list[str]:
-    """Where a new unit may appear (tables/mobilization.toml [placement], authored)."""
+def _open_cities(state: State, side: str) -> list[tuple[int, str]]:
+    """City hexes (index, label) ``side`` owns that no unit was built in this stage and that
+    are not bombed: the part of :func:`_placements` shared by every nation and unit type."""
+    hm = state.map
+    bombed = state.arrays.get("bombed")
+    used = set(state.markers.get("built_at", []))
+    out = []
+    for i in city_hexes(state):
+        label = hm.label(i)
+        if city_owner(state, i) != side or label in used or (bombed is not None and bombed[i]):
+            continue
+        out.append((i, label))
+    return out
+
+
+def _placements(state: State, side: str, nation: str, utype: str,
+                cities: list[tuple[int, str]] | None = None) -> list[str]:
+    """Where a new unit may appear (tables/mobilization.toml [placement], authored).
+    ``cities`` is :func:`_open_cities`, when the caller asks for many types at once."""
     if nation == "JA":
         return ["Far East"]
     if side == "axis" and nation != "AV":
@@ -214,30 +231,29 @@ def _placements(state: State, side: str, nation: str, utype: str) -> list[str]:
     hm = state.map
     dom = state.ruleset.unit_types[utype].get("domain", "land")
     codes = _country_code(state)
-    kinds = hm.hexes["city_kind"].to_list()
-    bombed = state.arrays.get("bombed")
-    used = set(state.markers.get("built_at", []))
+    kinds = _city_kind_list(state)
     policy = state.markers.get("policy", {})
     mech = bool(state.ruleset.unit_types[utype].get("mech", False))
     track_of = mob(state)["income"]["allied_cities"]["track_by_country"]
+    track = _track_for(state, nation)  # loop invariants, hoisted (this runs per unit type)
+    port = hm.flag("port") if dom == "naval" else None
+    full = _land_full_mask(state, side, utype) if dom == "land" else None
+    air_here = _air_count(state, side) if dom == "air" else None
     out = []
-    for i in city_hexes(state):
-        label = hm.label(i)
-        if city_owner(state, i) != side or label in used or (bombed is not None and bombed[i]):
-            continue
+    for i, label in (_open_cities(state, side) if cities is None else cities):
         if nation == "AV":
             if policy.get(label) == "collaboration":
                 out.append(label)
             continue
-        if track_of.get(codes[i]) != _track_for(state, nation):
+        if track_of.get(codes[i]) != track:
             continue
-        if dom == "naval" and not hm.flag("port")[i]:
+        if dom == "naval" and not port[i]:
             continue
-        if dom == "air" and air_capacity(state)[i] <= _air_here(state, side, label):
+        if dom == "air" and air_capacity(state)[i] <= air_here.get(label, 0):
             continue
         if dom == "land" and kinds[i] != "industrial" and mech:
             continue
-        if dom == "land" and _land_full(state, side, i, utype):
+        if dom == "land" and full[i]:
             continue
         out.append(label)
     return out
@@ -250,6 +266,34 @@ def _land_full(state: State, side: str, i: int, utype: str) -> bool:
     size = state.ruleset.unit_types[utype].get("size")
     own = int(Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size or "", "0")) * 3)
     return int(land_thirds(state, side)[i]) + own > int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
+
+
+def _land_full_mask(state: State, side: str, utype: str) -> np.ndarray:
+    """:func:`_land_full` for every hex at once."""
+    from workbench.rulesets.ssa.stacking import land_thirds
+
+    size = state.ruleset.unit_types[utype].get("size")
+    own = int(Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size or "", "0")) * 3)
+    limit = int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
+    return land_thirds(state, side).astype(np.int64) + own > limit
+
+
+def _city_kind_list(state: State) -> list[str | None]:
+    """The map's ``city_kind`` column as a list, read once per map."""
+    hm = state.map
+    kinds = hm.__dict__.get("_ssa_city_kind_list")
+    if kinds is None:
+        kinds = hm.__dict__["_ssa_city_kind_list"] = hm.hexes["city_kind"].to_list()
+    return kinds
+
+
+def _air_count(state: State, side: str) -> dict[str, int]:
+    """:func:`_air_here` for every location at once."""
+    out: dict[str, int] = {}
+    for u in state.units_by_id.values():
+        if u.side == side and values.domain(state, u) == "air":
+            out[u.location] = out.get(u.location, 0) + 1
+    return out
 
 
 def _air_here(state: State, side: str, label: str) -> int:
@@ -277,6 +321,7 @@ class MobilizeOrder(OrderKind):
             return []
         side = state.decision.side
         out = []
+        cities = _open_cities(state, side)
         for nation in state.game.scenario.sides[side]:
             track = _track_for(state, nation)
             if track is None or nation in mob(state)["who_may_build"].get("never_built", []):
@@ -290,7 +335,7 @@ class MobilizeOrder(OrderKind):
                 if not _affordable(state, track, cost[0], cost[1], bool(spec.get("mech", False))):
                     continue
                 out += [{"kind": "mobilize", "nation": nation, "type": utype, "at": at}
-                        for at in _placements(state, side, nation, utype)]
+                        for at in _placements(state, side, nation, utype, cities)]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -356,10 +401,10 @@ class ReplaceOrder(OrderKind):
             if cost is None:
                 continue
             tracks = exiles if u.nation == "EX" else [_track_for(state, u.nation)]
-            for track in tracks:
-                if track and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u)):
+            for track in tracks:  # SSA-16.11: any Allied country may pay for an exile unit
+                if track and track in state.game.scenario.sides[side] \
+                        and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u)):
                     out.append((u, track, cost[0], cost[1]))
-                    break
         return out
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -379,24 +424,39 @@ class ReplaceOrder(OrderKind):
                    unit=u.id, track=order["track"], cost=cost)
 
 
+def air_unit_supplied(state: State, u: Unit) -> bool:
+    """SSA-16.14: whether an air unit is "in supply".  On the map: its base is a supplied hex
+    (SSA-6.3a, the test of SSA-6.3b; a carrier counts as supplied).  In a holding area: SSA-15.6,
+    as for land units (docs/rulings-ssa.md)."""
+    if u.location.isdigit():
+        return air.base_supplied(state, u)
+    return _box_supplied(state, u)
+
+
 class DemobilizeOrder(OrderKind):
     """SSA-16.14: a supplied air unit may be removed for half its cost back, rounded up."""
 
     kind = "demobilize"
     rule = "SSA-16.14"
 
+    def _in_play(self, state: State, u: Unit, side: str) -> bool:
+        """``side``'s air unit on the map or in a holding area (SSA-3.1c), with a build cost."""
+        return u.side == side and values.domain(state, u) == "air" \
+            and (u.location.isdigit() or u.location in state.ruleset.tables["holding_areas"]["boxes"]) \
+            and cost_of(state, u.type, u.nation) is not None and bool(_track_for(state, u.nation))
+
     def legal(self, state: State) -> list[dict[str, Any]]:
         side = state.decision.side
-        out = []
-        for u in state.units_by_id.values():
-            if u.side == side and values.domain(state, u) == "air" and u.location not in ("Eliminated", "unplaced") \
-                    and cost_of(state, u.type, u.nation) is not None and _track_for(state, u.nation):
-                out.append({"kind": "demobilize", "unit": u.id})
-        return out
+        return [{"kind": "demobilize", "unit": u.id} for u in state.units_by_id.values()
+                if self._in_play(state, u, side) and air_unit_supplied(state, u)]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
-        if {"kind": "demobilize", "unit": order.get("unit")} not in self.legal(state):
+        u = state.units_by_id.get(order.get("unit")) if isinstance(order.get("unit"), str) else None
+        if u is None or not self._in_play(state, u, state.decision.side):
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not one of your air units in play")
+        if not air_unit_supplied(state, u):
+            raise IllegalOrder(self.rule, f"{u.id} is out of supply ({u.location}): only a supplied air unit "
+                               "may be demobilized")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

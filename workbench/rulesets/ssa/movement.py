@@ -10,11 +10,14 @@ The order format, reach search and path check are the engine's
 * never into a hex holding enemy land (other than leaders) or naval units (SSA-5.1);
 * a unit may always move one hex, unless into prohibited terrain or from one
   enemy ZOC hex to another (SSA-5.4);
-* in the Mechanized Movement phase only mechanized units move (SSA-4.2e).
+* in the Mechanized Movement phase only mechanized units move (SSA-4.2e);
+* a unit judged out of supply at the start of the phase (SSA-10.G) has its MF cut and may
+  not move by rail, as movement.toml ``[supply_effects]`` says (authored, gap G-24).
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -29,10 +32,13 @@ from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
 from workbench.rulesets.ssa.special import frozen
 from workbench.rulesets.ssa.stacking import land_room
-from workbench.rulesets.ssa.terrain import terrain_arrays
+from workbench.rulesets.ssa.terrain import hexside_steps, terrain_arrays
 from workbench.rulesets.ssa.zoc import land_zoc
 
 MECH_PHASE = "mechanized-movement"
+#: SSA-10.G: ``{"side", "units"}``, the land units judged out of supply at the start of this
+#: movement phase (written by :func:`supply.judge_for_movement`, cleared when the phase ends).
+MOVEMENT_MARK = "unsupplied_for_movement"
 
 
 def other(side: str) -> str:
@@ -62,6 +68,49 @@ def blocked_hexes(state: State, side: str) -> np.ndarray:
     return enemy if neutral is None else (enemy | neutral)
 
 
+def home_rule(state: State, unit: Unit) -> str | None:
+    """SSA-18.2a, 18.3, 18.4: the rule binding ``unit`` to its home country, or None."""
+    if not values.is_land(state, unit):
+        return None
+    return state.ruleset.tables["movement"].get("home_country", {}).get("rules", {}).get(unit.nation)
+
+
+def away_from_home(state: State, unit: Unit) -> np.ndarray | None:
+    """``bool[N]``: hexes outside the home country (units.toml [nations] ``home``) of a
+    minor-country land unit that may never leave it (SSA-18.2a, 18.3, 18.4); None for others.
+    Its own border hexes are home: it may stand on them and attack across the border."""
+    if home_rule(state, unit) is None:
+        return None
+    home = state.ruleset.tables["units"]["nations"][unit.nation]["home"]
+    cache = state.game.__dict__.setdefault("_ssa_away_from_home", {})
+    if home not in cache:
+        country = np.array([c or "" for c in state.map.hexes["country"].to_list()], dtype=object)
+        cache[home] = country != home
+    return cache[home]
+
+
+def unsupplied_for_movement(state: State, unit: Unit) -> bool:
+    """SSA-10.G: whether ``unit`` was judged out of supply at the start of this movement phase."""
+    mark = state.markers.get(MOVEMENT_MARK)
+    return bool(mark) and mark.get("side") == unit.side and unit.id in mark.get("units", ())
+
+
+def movement_mf(state: State, unit: Unit) -> float:
+    """SSA-10.G: the unit's MF this phase.  Its printed MF (SSA-3.3a), or, if it was judged out
+    of supply at the start of the phase, that MF times movement.toml ``[supply_effects]
+    movement_mf_factor``, rounded by ``movement_round`` (authored, gap G-24: halved, fractions
+    dropped).  The one-hex minimum move (SSA-5.4) still applies."""
+    mf = values.mf(state, unit)
+    if not unsupplied_for_movement(state, unit):
+        return mf
+    eff = state.ruleset.tables["movement"]["supply_effects"]
+    mf *= float(eff["movement_mf_factor"])
+    rounding = eff.get("movement_round", "down")
+    if rounding == "down":
+        return float(math.floor(mf + 1e-9))
+    return float(math.ceil(mf - 1e-9)) if rounding == "up" else mf
+
+
 class SSAMovement(MovementRules):
     """SS Amerika costs plugged into the engine's movement order."""
 
@@ -73,22 +122,27 @@ class SSAMovement(MovementRules):
         if d is None or step is None:
             return []
         mech_only = step.key.endswith(MECH_PHASE)
-        out = []
-        for u in state.units_by_id.values():
-            if u.side != d.side or not u.location.isdigit() or not values.is_land(state, u):
-                continue
-            if u.props.get("railed") or u.props.get("carried") or frozen(state, u):
-                continue
-            if mech_only and not values.is_mech(state, u):
-                continue
-            if self.allowance(state, u) <= 0 and u.props.get("mf_spent", 0) > 0:
-                continue
-            out.append(u)
-        return out
+        return [u for u in state.units_by_id.values() if self._may_move(state, u, d.side, mech_only)]
+
+    def may_move(self, state: State, unit: Unit) -> bool:
+        d = state.decision
+        step = state.step
+        if d is None or step is None:
+            return False
+        return self._may_move(state, unit, d.side, step.key.endswith(MECH_PHASE))
+
+    def _may_move(self, state: State, u: Unit, side: str, mech_only: bool) -> bool:
+        if u.side != side or not u.location.isdigit() or not values.is_land(state, u):
+            return False
+        if u.props.get("railed") or u.props.get("carried") or frozen(state, u):
+            return False
+        if mech_only and not values.is_mech(state, u):
+            return False
+        return not (self.allowance(state, u) <= 0 and u.props.get("mf_spent", 0) > 0)
 
     def allowance(self, state: State, unit: Unit) -> float:
-        """MF left this phase (SSA-5.2: unused MF never carries over)."""
-        return values.mf(state, unit) - float(unit.props.get("mf_spent", 0))
+        """MF left this phase (SSA-5.2: unused MF never carries over; SSA-10.G: halved out of supply)."""
+        return movement_mf(state, unit) - float(unit.props.get("mf_spent", 0))
 
     def _context(self, state: State, unit: Unit):  # noqa: ANN202
         ta = terrain_arrays(state)
@@ -98,6 +152,9 @@ class SSAMovement(MovementRules):
         base = ta.enter_mech if mech else ta.enter_foot
         river = ta.river_mech if mech else ta.river_foot
         blocked = blocked_hexes(state, unit.side)
+        away = away_from_home(state, unit)
+        if away is not None:  # SSA-18.2a-18.4
+            blocked = blocked | away
         return ta, base, river, ezoc, bombed, blocked
 
     def step_cost(self, state: State, unit: Unit):  # noqa: ANN201
@@ -121,29 +178,27 @@ class SSAMovement(MovementRules):
     def step_graph(self, state: State, unit: Unit):  # noqa: ANN201
         """The step costs of :meth:`step_cost` for every hexside at once, cached per side and class."""
         mech = values.is_mech(state, unit)
-        return state.derived(("ssa.step_graph", unit.side, mech), lambda: self._graph(state, unit.side, mech),
+        home = unit.nation if home_rule(state, unit) else None  # SSA-18.2a-18.4: bound units stay home
+        return state.derived(("ssa.step_graph", unit.side, mech, home),
+                             lambda: self._graph(state, unit.side, mech, away_from_home(state, unit)),
                              id(state.arrays.get("bombed")), id(state.arrays.get("neutral")))
 
-    def _graph(self, state: State, side: str, mech: bool):  # noqa: ANN202
+    def _graph(self, state: State, side: str, mech: bool, away: np.ndarray | None = None):  # noqa: ANN202
         from scipy.sparse import csr_matrix
 
         hm = state.map
-        ta = terrain_arrays(state)
-        base = ta.enter_mech if mech else ta.enter_foot
-        river = ta.river_mech if mech else ta.river_foot
         ezoc = land_zoc(state, other(side)).astype(float)
         blocked = blocked_hexes(state, side) | hm.is_water
-        bombed = state.arrays.get("bombed")
-        a = np.repeat(np.arange(hm.size), 6)
-        b = hm.neighbors.ravel()
-        bb = np.maximum(b, 0)
-        road = ta.transport.ravel().copy()
-        if bombed is not None:
-            road &= ~bombed[a] & ~bombed[bb]
-        zoc = ezoc[a] + ezoc[bb]
-        cost = np.where(road, ta.road_cost, base[bb] + np.where(ta.river.ravel(), river, 0.0)) + zoc
-        ok = (b >= 0) & ~blocked[bb] & np.isfinite(cost)
-        return csr_matrix((cost[ok], (a[ok], b[ok])), shape=(hm.size, hm.size))
+        if away is not None:
+            blocked = blocked | away
+        # the terrain steps in canonical CSR order, masked and charged ZOC for this position
+        rows, cols, cost, target = hexside_steps(state, mech, state.arrays.get("bombed"))
+        keep = ~blocked[target]
+        rows, cols, target = rows[keep], cols[keep], target[keep]
+        cost = cost[keep] + (ezoc[rows] + ezoc[target])
+        indptr = np.zeros(hm.size + 1, dtype=np.int32)
+        np.cumsum(np.bincount(rows, minlength=hm.size), out=indptr[1:])
+        return csr_matrix((cost, cols, indptr), shape=(hm.size, hm.size))
 
     def end_refusal(self, state: State, unit: Unit, dest: int) -> IllegalOrder | None:
         return land_room(state, unit.side, state.map.label(dest), unit)
@@ -177,6 +232,9 @@ class SSAMovement(MovementRules):
         hm = state.map
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
         label = hm.label(b)
+        away = away_from_home(state, unit)
+        if away is not None and away[b] and not blocked_hexes(state, unit.side)[b]:
+            return f"{home_rule(state, unit)}: {unit.id} may never leave its home country ({label} is outside it)"
         if blocked_hexes(state, unit.side)[b]:
             neutral = state.arrays.get("neutral")
             if neutral is not None and neutral[b]:
@@ -206,15 +264,21 @@ class SSAMoveOrder(MoveOrder):
                 a, b = state.map.index(unit.location), state.map.index(path[0])
                 if self.rules.minimum_move_ok(state, unit, a, b):
                     return
+            if "movement points" in exc.why and unit is not None \
+                    and movement_mf(state, unit) < values.mf(state, unit):
+                raise IllegalOrder("SSA-10.G", f"{exc.why} ({unit.id} was out of supply at the start of "
+                                   f"this phase, so its {values.mf(state, unit):g} MF are cut to "
+                                   f"{movement_mf(state, unit):g})") from None
             if "movement points" in exc.why:
                 raise IllegalOrder("SSA-5.2", exc.why) from None
             raise IllegalOrder.cited(exc.why, exc.rule) from None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
-        out = super().legal(state)
+        movers = self.rules.movers(state)  # listed once for both passes
+        out = self.legal_for(state, movers)
         seen = {(o["unit"], o["to"]) for o in out}
         hm = state.map
-        for unit in self.rules.movers(state):
+        for unit in movers:
             a = hm.index(unit.location)
             for b in hm.neighbors[a]:
                 if b >= 0 and (unit.id, hm.label(b)) not in seen and \
@@ -259,6 +323,10 @@ class RailOrder(OrderKind):
             return f"{unit.id} may not move this turn (scenario special rule)"
         if unit.props.get("moved") or unit.props.get("mf_spent"):
             return f"{unit.id} has already moved this phase"
+        if unsupplied_for_movement(state, unit) and \
+                not state.ruleset.tables["movement"]["supply_effects"].get("movement_rail", True):
+            return (f"SSA-10.G: {unit.id} was out of supply at the start of this phase and may not "
+                    "move by rail")
         a = hm.index(unit.location)
         if not ta.on_line[a]:
             return f"SSA-5.7a: {unit.id} must start on a transportation line"
@@ -268,7 +336,8 @@ class RailOrder(OrderKind):
             if np.any(enemy[nb[nb >= 0]]):
                 return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy unit"
         if values.division_equivalents(state, unit) > self._limit(state, unit.side):
-            return (f"SSA-5.7f-g: the {unit.side} rail limit this turn is used up "
+            rule = "SSA-5.7f" if unit.side == "allies" else "SSA-5.7g"
+            return (f"{rule}: the {unit.side} rail limit this turn is used up "
                     f"({state.ruleset.tables['movement']['rail']['limit_per_turn'][unit.side]} divisions)")
         return None
 
@@ -279,6 +348,9 @@ class RailOrder(OrderKind):
         ctrl = control_array(state)
         enemy_ctrl = SIDE_CODE[other(unit.side)]
         blocked = blocked_hexes(state, unit.side)
+        away = away_from_home(state, unit)
+        if away is not None:  # SSA-18.2a-18.4
+            blocked = blocked | away
         bombed = state.arrays.get("bombed")
         src = hm.index(unit.location)
         parent = {src: src}
@@ -347,7 +419,7 @@ class RailOrder(OrderKind):
             if u.side != d.side or self._can_start(state, u) is not None:
                 continue
             src = hm.index(u.location)
-            if through[src]:
+            if through[src] and away_from_home(state, u) is None:
                 c = int(comp[src])
                 if c not in members:
                     members[c] = np.concatenate([np.flatnonzero((comp == c) & through),
@@ -358,7 +430,7 @@ class RailOrder(OrderKind):
                 dests = np.fromiter(parent, dtype=np.int64)
             own = int(values.division_equivalents(state, u) * 3)
             dests = dests[(dests != src) & (thirds[dests] + own <= limit)]
-            out += [{"kind": "rail", "unit": u.id, "to": hm.label(int(i))} for i in np.sort(dests)]
+            out += [{"kind": "rail", "unit": u.id, "to": hm.labels_list[i]} for i in np.sort(dests).tolist()]
         return out
 
     def _path(self, state: State, unit: Unit, to: str) -> list[str] | None:
@@ -400,6 +472,10 @@ class RailOrder(OrderKind):
                                    "transportation line")
             if blocked[b]:
                 raise IllegalOrder("SSA-5.1", f"{hm.label(b)} holds enemy units")
+            away = away_from_home(state, unit)
+            if away is not None and away[b]:
+                raise IllegalOrder(home_rule(state, unit), f"{unit.id} may never leave its home country "
+                                   f"({hm.label(b)} is outside it)")
             if n > 0 and ctrl[a] == SIDE_CODE[other(unit.side)]:
                 raise IllegalOrder("SSA-5.7b", f"rail movement must stop in the first "
                                    f"enemy-controlled hex ({hm.label(a)})")
@@ -424,4 +500,5 @@ class RailOrder(OrderKind):
                    unit=unit.id, start=start, path=order["path"])
 
 
-__all__ = ["AXIS", "RailOrder", "SSAMoveOrder", "SSAMovement", "blocked_hexes", "other"]
+__all__ = ["AXIS", "MOVEMENT_MARK", "RailOrder", "SSAMoveOrder", "SSAMovement", "away_from_home", "blocked_hexes",
+           "home_rule", "movement_mf", "other", "unsupplied_for_movement"]

@@ -37,8 +37,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import SIDE_CODE, control_array
-from workbench.rulesets.ssa.deployment import air_capacity
-from workbench.rulesets.ssa.movement import enemy_present, other
+from workbench.rulesets.ssa.movement import enemy_present, home_rule, other
 from workbench.rulesets.ssa.special import frozen, special_rules
 from workbench.rulesets.ssa.stacking import land_room
 from workbench.rulesets.ssa.zoc import naval_zoc
@@ -185,8 +184,10 @@ class SailOrder(OrderKind):
         for c in comps:
             ends |= terminals.get(c, set())
             out |= boxes.get(c, set())
-        members = np.flatnonzero(np.isin(comp, list(comps))) if comps else np.zeros(0, dtype=np.int64)
-        idx = np.union1d(members, np.fromiter(ends, dtype=np.int64))
+        # a mask rather than np.union1d: the same sorted indices without hashing the map
+        reached = np.isin(comp, list(comps)) if comps else np.zeros(hm.size, dtype=bool)
+        reached[np.fromiter(ends, dtype=np.int64)] = True
+        idx = np.flatnonzero(reached)
         if unit.location.isdigit():
             idx = idx[idx != hm.index(unit.location)]
         out.discard(unit.location)
@@ -207,7 +208,7 @@ class SailOrder(OrderKind):
             idx, boxes = self.reach(state, u)
             idx = idx[wanted[idx] & stack_ok[idx]]
             out += [{"kind": "sail", "unit": u.id, "to": b} for b in sorted(boxes)]
-            out += [{"kind": "sail", "unit": u.id, "to": labels[int(i)]} for i in idx]
+            out += [{"kind": "sail", "unit": u.id, "to": labels[i]} for i in idx.tolist()]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -217,7 +218,20 @@ class SailOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase")
         idx, boxes = self.reach(state, u)
         hm = state.map
+        if isinstance(to, str) and hm.has_hex(to) and not sea_arrays(state)[0][hm.index(to)]:
+            raise IllegalOrder("SSA-7.4", f"{u.id} cannot sail to {to}: naval units move only on ocean or "
+                               "coastal hexes, never into all-land or lake hexes or up rivers")
+        if isinstance(to, str) and hm.has_hex(to) and _enemy_fleets(state, u.side)[hm.index(to)]:
+            raise IllegalOrder("SSA-7.3", f"{u.id} cannot sail into {to}: it holds enemy naval units")
         if not (to in boxes or (isinstance(to, str) and hm.has_hex(to) and np.isin(hm.index(to), idx))):
+            canal_rule = _canal_refusal(state, u, hm.index(to)) if isinstance(to, str) and hm.has_hex(to) else None
+            if canal_rule == "SSA-7.5a":
+                raise IllegalOrder(canal_rule, f"{u.id} cannot reach {to}: the way lies through the Panama Canal, "
+                                   "which is open only to the side whose land units hold (or last passed through) "
+                                   "both canal hexes, and never while it bears a bombing marker (SSA-12.3a)")
+            if canal_rule == "SSA-7.5b":
+                raise IllegalOrder(canal_rule, f"{u.id} cannot reach {to}: enemy naval units hold the coastal hex on "
+                                   "the far side of the Panama Canal")
             raise IllegalOrder("SSA-8.3" if isinstance(to, str) and to.isdigit() else "SSA-7.6",
                                f"{u.id} cannot reach {to!r}: fleets sail through sea and coastal hexes, stop on "
                                "entering an enemy naval ZOC, never enter enemy fleets, and use holding areas "
@@ -234,6 +248,31 @@ class SailOrder(OrderKind):
             cargo.location = u.location
         state.emit("sail", side=u.side, rule=self.rule, text=f"{u.id} sails {start} → {u.location}",
                    unit=u.id, start=start, to=u.location)
+
+
+def _canal_refusal(state: State, unit: Unit, dest: int) -> str | None:
+    """The rule that keeps a fleet from ``dest`` when the sea joins them only through the Panama
+    Canal: "SSA-7.5a" (not controlled, or bombed) or "SSA-7.5b" (enemy fleets beyond); else None."""
+    from workbench.engine.search import multi_source_reach
+
+    hm = state.map
+    navigable, _, canal = sea_arrays(state)
+    if len(canal) != 2 or not unit.location.isdigit():
+        return None
+    water = hm.is_water
+    nb = hm.neighbors
+    landland = ~water[:, None] & ~water[np.maximum(nb, 0)]
+    pair = np.zeros_like(landland)
+    for x, y in ((canal[0], canal[1]), (canal[1], canal[0])):
+        pair[x, nb[x] == y] = True
+    src = [hm.index(unit.location)]
+    closed = multi_source_reach(nb, navigable, src, blocked_sides=landland)
+    opened = multi_source_reach(nb, navigable, src, blocked_sides=landland & ~pair)
+    if not closed[dest] < 0 <= opened[dest]:
+        return None
+    if not canal_open(state, unit.side):
+        return "SSA-7.5a"
+    return "SSA-7.5b" if _enemy_fleets(state, unit.side)[canal].any() else None
 
 
 def _enemy_fleets(state: State, side: str) -> np.ndarray:
@@ -301,7 +340,13 @@ class EmbarkOrder(OrderKind):
         return [u for u in state.units_by_id.values()
                 if u.side == convoy.side and u.location == here and values.domain(state, u) in ("land", "air")
                 and not u.props.get("carried") and not u.props.get("moved") and not u.props.get("mf_spent")
-                and not u.props.get("railed") and not frozen(state, u)]
+                and not u.props.get("railed") and not frozen(state, u) and not self._bound(state, u)]
+
+    def _bound(self, state: State, unit: Unit) -> str | None:
+        """SSA-18.2a-18.4: minor-country units bound to home never board (movement.toml [home_country])."""
+        if state.ruleset.tables["movement"].get("home_country", {}).get("embark", True):
+            return None
+        return home_rule(state, unit)
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = []
@@ -321,6 +366,10 @@ class EmbarkOrder(OrderKind):
             raise IllegalOrder(self.rule, "name the units to embark")
         eligible = {u.id for u in self._cargo(state, convoy)}
         for uid in units:
+            u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+            if u is not None and u.side == convoy.side and self._bound(state, u):
+                raise IllegalOrder(self._bound(state, u), f"{uid} may never leave its home country, so it "
+                                   "may not board a convoy")
             if uid not in eligible:
                 raise IllegalOrder("SSA-7.7", f"{uid} cannot embark on {cid}: cargo must be a land or air "
                                    "unit that has not moved, in the convoy's coastal hex or box")
@@ -354,8 +403,12 @@ class DebarkOrder(OrderKind):
             return "SSA-7.7e: cargo stays aboard at sea; it debarks only in a coastal hex or a box"
         if enemy_present(state, unit.side)[i]:
             return "SSA-7.7g: units may not debark among enemy land or naval units"
-        if values.domain(state, unit) == "air" and air_capacity(state)[i] <= 0:
-            return "SSA-7.7f: air units debark only where there is an airbase"
+        if values.domain(state, unit) == "air":
+            from workbench.rulesets.ssa.air import base_refusal
+
+            why = base_refusal(state, unit, here)
+            if why is not None:
+                return f"SSA-7.7f: air units debark only in a hex with a friendly airbase with room ({why})"
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:

@@ -68,8 +68,9 @@ class NavalAttackOrder(OrderKind):
     def targets(self, state: State) -> set[str]:
         side = state.decision.side
         done = set(state.markers.get("naval_attacked_hexes", []))
-        return {u.location for u in state.units_by_id.values()
-                if defending_stack(state, side, u.location) and u.side != side} - done
+        # hexes where defending_stack() is not empty, in one pass over the units (not one per unit)
+        return {u.location for u in state.units_by_id.values() if u.side == other(side) and is_naval(state, u)
+                and not values.value(state, u, "immune_to_naval_attack", False)} - done
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = []
@@ -86,6 +87,8 @@ class NavalAttackOrder(OrderKind):
         ids, target = order.get("attackers"), order.get("target")
         if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not isinstance(target, str):
             raise IllegalOrder(self.rule, "a naval attack needs a list of attacking naval units and a target hex")
+        if not target.isdigit():
+            raise IllegalOrder("SSA-15.2", f"there is no combat in the holding areas ({target})")
         if target not in self.targets(state):
             here = [u for u in state.units_by_id.values() if u.location == target and u.side != state.decision.side
                     and is_naval(state, u)]

@@ -107,7 +107,7 @@ class OverrunOrder(OrderKind):
         dfn = defenders(state, side, target)
         if not [u for u in dfn if not values.is_leader(state, u)]:
             return f"SSA-11.10d: {target} holds no enemy land units to overrun"
-        if all(values.value(state, u, "security_only", False) for u in dfn if not values.is_leader(state, u)) \
+        if any(values.value(state, u, "security_only", False) for u in dfn if not values.is_leader(state, u)) \
                 and not any(values.value(state, u, "security", False) for u in units):
             return f"SSA-3.3: the units in {target} can be attacked only by security combat"
         cost = float(self._table(state)["mf_cost"])

@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.engine.flow import Step
-from workbench.engine.ruleset import Ruleset
+from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
-from workbench.rulesets.ssa import air_naval, holding, mobilization, victory
+from workbench.rulesets.ssa import air_naval, holding, mobilization, supply, victory
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults, setup_breaches
 from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
-from workbench.rulesets.ssa.movement import RailOrder, SSAMovement, SSAMoveOrder
+from workbench.rulesets.ssa.movement import MOVEMENT_MARK, RailOrder, SSAMovement, SSAMoveOrder
 from workbench.rulesets.ssa.naval import DebarkOrder, EmbarkOrder, SailOrder
 from workbench.rulesets.ssa.occupation import end_of_player_turn, initial_city_control
 from workbench.rulesets.ssa.reinforcements import arrive_due
@@ -21,6 +21,18 @@ from workbench.rulesets.ssa.special import start_reduced
 from workbench.rulesets.ssa.stacking import resolve_overstacks
 
 MOVEMENT_STEPS = ("player/initial-movement", "player/mechanized-movement")
+
+
+def _then(first: Procedure | None, second: Procedure) -> Procedure:
+    """Run ``first`` (if any), then ``second``."""
+    if first is None:
+        return second
+
+    def run(state: State, step: Step) -> None:
+        first(state, step)
+        second(state, step)
+
+    return run
 
 
 class SSARuleset(Ruleset):
@@ -50,6 +62,8 @@ class SSARuleset(Ruleset):
         self.procedures["end"] = self._end_of_turn
         self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
         air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)
+        for key in MOVEMENT_STEPS:  # SSA-10.G, after air supply that ran its turn has ended (SSA-10.1h)
+            self.procedures[key] = _then(self.procedures.get(key), supply.judge_for_movement)
 
     def view(self, state: State, side: str | None):  # noqa: ANN201
         """SSA-19: what ``side`` may see (a read-only SideView; docs/rulings-ssa.md)."""
@@ -79,8 +93,10 @@ class SSARuleset(Ruleset):
 
 
     def _end_movement_phase(self, state: State, step: Step) -> None:
-        """SSA-5.2: unused MF never carry over to the next phase; SSA-9.G stacking is settled."""
+        """SSA-5.2: unused MF never carry over to the next phase; SSA-9.G stacking is settled;
+        the SSA-10.G supply judgment of the phase lapses."""
         resolve_overstacks(state, state.phasing)
+        state.markers.pop(MOVEMENT_MARK, None)  # SSA-10.G: judged anew at the next phase start
         for u in state.units_by_id.values():
             for k in ("mf_spent", "moved", "railed", "sailed"):
                 u.props.pop(k, None)
@@ -96,9 +112,17 @@ class SSARuleset(Ruleset):
         for side in self.sides:
             state.tracks.pop(f"{side}.rail_used", None)
 
+    def exit(self, state: State, step: Step) -> None:
+        """A step's exit procedure, then SSA-20.4: morale at 0 or less ends the game at once, so
+        automatic victory is checked as every step closes (optional rule 21)."""
+        super().exit(state, step)
+        if state.result is None:
+            victory.automatic_victory(state)
+
     def end_turn(self, state: State) -> None:
         """SSA-20.4: automatic victory is checked as the turn ends (optional rule 21)."""
-        victory.automatic_victory(state)
+        if state.result is None:
+            victory.automatic_victory(state)
 
     def final_result(self, state: State) -> dict:
         """SSA-20 at the end of the last turn, with the scenario's own conditions."""

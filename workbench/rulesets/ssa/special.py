@@ -13,8 +13,27 @@ from workbench.engine.units import Unit
 
 
 def special_rules(state: State, effect: str) -> list[dict[str, Any]]:
-    return [r for r in state.game.scenario.raw.get("special_rules", [])
-            if isinstance(r, dict) and r.get("effect") == effect]
+    rules = state.game.scenario.raw.get("special_rules")
+    if not isinstance(rules, list) or not rules:
+        return []
+    return list(_by_effect(rules).get(effect, ()))
+
+
+_BY_EFFECT: dict[int, tuple[list, int, dict[str, list[dict[str, Any]]]]] = {}
+
+
+def _by_effect(rules: list) -> dict[str, list[dict[str, Any]]]:
+    """The scenario's special rules grouped by effect, memoised per list (asked per unit in
+    hot loops); the entry keeps the list alive so its id is never reused, and a list that
+    grew or shrank is indexed again."""
+    hit = _BY_EFFECT.get(id(rules))
+    if hit is None or hit[0] is not rules or hit[1] != len(rules):
+        index: dict[str, list[dict[str, Any]]] = {}
+        for r in rules:
+            if isinstance(r, dict) and isinstance(r.get("effect"), str):
+                index.setdefault(r["effect"], []).append(r)
+        hit = _BY_EFFECT[id(rules)] = (rules, len(rules), index)
+    return hit[2]
 
 
 def has_special(state: State, effect: str) -> bool:
@@ -32,13 +51,17 @@ def frozen(state: State, unit: Unit, what: str = "no_move") -> bool:
     ``side_frozen`` (SC0 SR2: no US unit moves or intercepts on turn 1) and
     ``neutral_nations`` (neutral forces placed by a player stay put until their
     country enters the war)."""
-    for r in special_rules(state, "side_frozen"):
+    rules = state.game.scenario.raw.get("special_rules")
+    if not isinstance(rules, list) or not rules:
+        return False  # asked per unit whenever movers are listed: skip the lookups
+    by_effect = _by_effect(rules)
+    for r in by_effect.get("side_frozen", ()):
         if r.get("side") == unit.side and turn_number(state) in r.get("turns", []) and r.get(what, True):
             return True
-    for r in special_rules(state, "pacific_fall_check"):  # SC1 SR7: Japan waits for the Pacific
+    for r in by_effect.get("pacific_fall_check", ()):  # SC1 SR7: Japan waits for the Pacific
         if unit.nation == r.get("frozen_nation") and not state.markers.get("pacific_fallen"):
             return True
-    for r in special_rules(state, "neutral_nations"):
+    for r in by_effect.get("neutral_nations", ()):
         entered = state.markers.get("entered_war", [])
         if unit.nation in r.get("nations", []) and unit.nation not in entered:
             return True

@@ -51,10 +51,14 @@ def land_thirds(state: State, side: str) -> np.ndarray:
     """``int[N]``: ``side``'s land stacking per hex in thirds of a division (exact, SSA-9.1)."""
     def compute() -> np.ndarray:
         out = np.zeros(state.map.size, dtype=np.int64)
+        thirds: dict[str | None, int] = {}  # per size: Fraction arithmetic once, not per unit
         for u in state.units_by_id.values():
             if u.side == side and u.location.isdigit() and values.domain(state, u) == "land" \
                     and not u.props.get("underground") and not u.props.get("carried"):
-                out[state.map.index(u.location)] += int(values.division_equivalents(state, u) * 3)
+                t = thirds.get(u.size)
+                if t is None:
+                    t = thirds[u.size] = int(values.division_equivalents(state, u) * 3)
+                out[state.map.index(u.location)] += t
         return out
 
     return state.derived(("ssa.land_thirds", side), compute)

@@ -32,9 +32,9 @@ from workbench.engine.search import multi_source_reach
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
-from workbench.rulesets.ssa.movement import blocked_hexes, other
+from workbench.rulesets.ssa.movement import MECH_PHASE, MOVEMENT_MARK, blocked_hexes, other
 from workbench.rulesets.ssa.occupation import city_hexes, controls_city
-from workbench.rulesets.ssa.terrain import terrain_arrays
+from workbench.rulesets.ssa.terrain import hexside_steps
 from workbench.rulesets.ssa.zoc import land_zoc, naval_zoc
 
 JAPANESE = frozenset({"JA"})
@@ -48,27 +48,31 @@ class SupplyPoint:
     root: int  # index of the source this point finally traces to
 
 
-def _step_graph(state: State, side: str, mech: bool) -> csr_matrix:
-    """Directed graph of allowed supply steps x→y weighted by their MF cost."""
+def _step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> csr_matrix:
+    """Directed graph of allowed supply steps x→y weighted by their MF cost, or with
+    ``reverse`` the same steps y→x (to trace from points back to units).  Memoised per
+    position: air bases and supply both trace on it; callers must not modify it."""
+    deps = []
+    for name in ("bombed", "neutral"):
+        a = state.arrays.get(name)
+        deps += [id(a), None if a is None else a.tobytes()]
+    return state.derived(("ssa.supply_graph", side, mech, reverse),
+                         lambda: _make_step_graph(state, side, mech, reverse), *deps)
+
+
+def _make_step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> csr_matrix:
     hm = state.map
-    ta = terrain_arrays(state)
-    base = ta.enter_mech if mech else ta.enter_foot
-    river = ta.river_mech if mech else ta.river_foot
     friendly = np.zeros(hm.size, dtype=bool)
     for u in state.units_by_id.values():
         if u.side == side and u.location.isdigit() and values.is_land(state, u):
             friendly[hm.index(u.location)] = True
     closed = blocked_hexes(state, side) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
-    bombed = state.arrays.get("bombed")
-    nb = hm.neighbors
-    src = np.repeat(np.arange(hm.size), 6)
-    dst = nb.ravel()
-    road = ta.transport.ravel()
-    if bombed is not None:
-        road = road & ~bombed[src] & ~bombed[np.maximum(dst, 0)]
-    cost = np.where(road, ta.road_cost, base[np.maximum(dst, 0)] + np.where(ta.river.ravel(), river, 0.0))
-    ok = (dst >= 0) & np.isfinite(cost) & ~closed[np.maximum(dst, 0)]
-    return csr_matrix((cost[ok], (src[ok], dst[ok])), shape=(hm.size, hm.size))
+    rows, cols, cost, target = hexside_steps(state, mech, state.arrays.get("bombed"), reverse)
+    keep = ~closed[target]
+    rows, cols, cost = rows[keep], cols[keep], cost[keep]
+    indptr = np.zeros(hm.size + 1, dtype=np.int32)
+    np.cumsum(np.bincount(rows, minlength=hm.size), out=indptr[1:])
+    return csr_matrix((cost, cols, indptr), shape=(hm.size, hm.size))
 
 
 def _cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -84,26 +88,33 @@ def _cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.nda
 def _sea_edge(state: State, ocean: str | None) -> np.ndarray:
     """Sea hexes on the map edge toward a holding area's ocean (any ocean if unknown)."""
     hm = state.map
-    edge = hm.is_water & (hm.neighbors < 0).any(axis=1)
-    if ocean and "weather_zone" in hm.hexes.columns:
-        zone = np.array([(z or "").lower() for z in hm.hexes["weather_zone"].to_list()])
-        if (edge & (zone == ocean)).any():
-            edge &= zone == ocean
-    return edge
+    cache = hm.__dict__.setdefault("_ssa_sea_edge", {})  # the map never changes: once per ocean
+    if ocean not in cache:
+        edge = hm.is_water & (hm.neighbors < 0).any(axis=1)
+        if ocean and "weather_zone" in hm.hexes.columns:
+            zone = np.array([(z or "").lower() for z in hm.hexes["weather_zone"].to_list()])
+            if (edge & (zone == ocean)).any():
+                edge &= zone == ocean
+        cache[ocean] = edge
+    return cache[ocean].copy()
 
 
 def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
-    """SSA-10.1e-f: Axis convoys in coastal hexes with a clear sea trace to their holding area."""
+    """SSA-10.1e-f: Axis convoys in coastal hexes with a clear sea trace to their holding area.
+
+    Memoised per position (unit epoch): supply, air bases, mobilization and the bots ask."""
+    return list(state.derived(("ssa.axis_sources", japanese), lambda: _axis_sources(state, japanese)))
+
+
+def _axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
     hm = state.map
-    enemy_naval = naval_zoc(state, "allies")
+    enemy_naval = naval_zoc(state, "allies").copy()  # the ZOC array is cached: never write into it
     for u in state.units_by_id.values():
         if u.side == "allies" and u.location.isdigit() and values.domain(state, u) == "naval" \
                 and u.type != "submarine":
             enemy_naval[hm.index(u.location)] = True
     ocean = "pacific" if japanese else "atlantic"
-    edge = _sea_edge(state, ocean) & ~enemy_naval
-    sea_ok = hm.is_water & ~enemy_naval
-    reach = multi_source_reach(hm.neighbors, sea_ok, np.flatnonzero(edge))
+    reach = _sea_reach(state, ocean, enemy_naval)
     coastal = hm.flag("coastal")
     port = hm.flag("port")
     out: list[SupplyPoint] = []
@@ -124,6 +135,24 @@ def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
     return out
 
 
+def _sea_reach(state: State, ocean: str, enemy_naval: np.ndarray) -> np.ndarray:
+    """Sea distance from the ocean edge clear of ``enemy_naval`` hexes (-1: cut off).  A pure
+    function of the map and that mask, so it is memoised per game by the mask's content: it
+    survives the Axis player's own moves, which change the unit epoch but not the mask."""
+    cache = state.game.__dict__.setdefault("_ssa_sea_reach", {})
+    key = (ocean, enemy_naval.tobytes())
+    reach = cache.get(key)
+    if reach is None:
+        hm = state.map
+        edge = _sea_edge(state, ocean) & ~enemy_naval
+        sea_ok = hm.is_water & ~enemy_naval
+        reach = multi_source_reach(hm.neighbors, sea_ok, np.flatnonzero(edge))
+        if len(cache) >= 64:
+            cache.clear()
+        cache[key] = reach
+    return reach
+
+
 def allied_sources(state: State) -> list[SupplyPoint]:
     """SSA-10.1d: every Allied-controlled industrial city, unlimited."""
     return [SupplyPoint(i, UNLIMITED, k) for k, i in
@@ -131,7 +160,21 @@ def allied_sources(state: State) -> list[SupplyPoint]:
 
 
 def supply_status(state: State, side: str) -> dict[str, bool]:
-    """``{unit id: in supply}`` for every land unit of ``side`` (SSA-10, 15.6)."""
+    """``{unit id: in supply}`` for every land unit of ``side`` (SSA-10, 15.6).
+
+    Memoised per position (tracing costs ~50 ms and mobilization, combat and the
+    bots all ask): recomputed when any unit changes (the unit epoch) or the line
+    control, city control, bombing, neutrality or air-supply markers differ."""
+    arrays = state.arrays
+    deps = [len(state.units_by_id), repr(state.markers.get("city_control")),
+            repr(state.markers.get("air_supplied"))]
+    for name in ("control", "bombed", "neutral"):
+        a = arrays.get(name)
+        deps += [id(a), None if a is None else a.tobytes()]
+    return dict(state.derived(("ssa.supply_status", side), lambda: _supply_status(state, side), *deps))
+
+
+def _supply_status(state: State, side: str) -> dict[str, bool]:
     hm = state.map
     out: dict[str, bool] = {}
     on_map: list[Unit] = []
@@ -151,12 +194,33 @@ def supply_status(state: State, side: str) -> dict[str, bool]:
     else:
         groups = [(axis_sources(state, jp), [u for u in on_map if (u.nation in JAPANESE) == jp])
                   for jp in (False, True)]
-    graphs = {mech: _step_graph(state, side, mech).T.tocsr() for mech in (False, True)}
+    graphs = {mech: _step_graph(state, side, mech, reverse=True) for mech in (False, True)}
     for sources, units in groups:
         points = _chain(state, graphs, sources, [u for u in units if _is_logistic(state, u)])
         _assign(state, graphs, points, sources, units, out)
     del hm
     return out
+
+
+def judge_for_movement(state: State, step: object = None) -> None:
+    """SSA-10.G: supply for movement is judged once, at the start of the friendly Initial
+    Movement and Mechanized Movement phases.  The phasing side's on-map land units that are
+    out of supply then are kept in ``state.markers["unsupplied_for_movement"]`` for the whole
+    phase (a unit that regains supply mid-phase keeps the penalty; movement.toml
+    ``[supply_effects]``, read by :func:`movement.movement_mf`).
+
+    Emits ``supply_judged`` (data: ``units``, the out-of-supply unit ids, sorted)."""
+    side = state.phasing
+    mech_only = step is not None and str(getattr(step, "key", "")).endswith(MECH_PHASE)
+    movers = any(u.side == side and u.location.isdigit() and values.is_land(state, u)
+                 and (not mech_only or values.is_mech(state, u)) for u in state.units_by_id.values())
+    # nobody who could move this phase: no trace (~50 ms) is needed
+    units = sorted(uid for uid, ok in supply_status(state, side).items()
+                   if not ok and state.units_by_id[uid].location.isdigit()) if movers else []
+    state.markers[MOVEMENT_MARK] = {"side": side, "units": units}
+    text = (f"supply for movement: {len(units)} {side} land unit{'s' if len(units) != 1 else ''} out of supply"
+            + (f" ({', '.join(units)})" if units else ""))
+    state.emit("supply_judged", side=side, rule="SSA-10.G", text=text, units=units)
 
 
 def _is_logistic(state: State, unit: Unit) -> bool:
@@ -220,7 +284,7 @@ def _box_supplied(state: State, unit: Unit) -> bool:
         return False
     if unit.side == "axis" and spec.get("axis_always_supplied"):
         return True
-    if box == "Latin America" and unit.nation in ("AR", "BR", "CH"):
+    if unit.nation in spec.get("always_supplied_nations", ()):  # SSA-15.6d
         return True
     here = [u for u in state.units_by_id.values() if u.location == box and u.side == unit.side]
     return any(_is_logistic(state, u) for u in here) and any(u.type == "transport" for u in here)

@@ -58,3 +58,34 @@ def terrain_arrays(state: State) -> TerrainArrays:
     # SSA TEC: mechanized units may enter mountain hexes on transportation lines (by road).
     game._ssa_terrain = arrays
     return arrays
+
+
+def hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
+                  reverse: bool = False) -> tuple[np.ndarray, ...]:
+    """Every step into enterable terrain as (row, column, MF cost, hex entered), sorted by row
+    then column: the canonical CSR order, so a position's step graph (supply, movement) is these
+    arrays masked by its closed hexes plus its ZOC costs, with no COO conversion or transpose.
+    The cost is the terrain's (roads at their cost unless bombed, rivers added); ``reverse``
+    gives the steps y→x.  Fixed by the map and bombing, so kept per game while nothing is bombed."""
+    cache = state.game.__dict__.setdefault("_ssa_hexside_steps", {})
+    if bombed is None and (mech, reverse) in cache:
+        return cache[(mech, reverse)]
+    hm = state.map
+    ta = terrain_arrays(state)
+    base = ta.enter_mech if mech else ta.enter_foot
+    river = ta.river_mech if mech else ta.river_foot
+    src = np.repeat(np.arange(hm.size), 6)
+    dst = hm.neighbors.ravel()
+    dst0 = np.maximum(dst, 0)
+    road = ta.transport.ravel()
+    if bombed is not None:
+        road = road & ~bombed[src] & ~bombed[dst0]
+    cost = np.where(road, ta.road_cost, base[dst0] + np.where(ta.river.ravel(), river, 0.0))
+    ok = (dst >= 0) & np.isfinite(cost)
+    src, dst, cost = src[ok], dst[ok], cost[ok]
+    rows, cols = (dst, src) if reverse else (src, dst)
+    order = np.lexsort((cols, rows))
+    out = (rows[order], cols[order].astype(np.int32), cost[order], dst[order])
+    if bombed is None:
+        cache[(mech, reverse)] = out
+    return out

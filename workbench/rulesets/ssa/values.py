@@ -31,9 +31,16 @@ _MISSING = object()
 
 
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
-    """A counter field of a unit, memoised per (units table, type, nation, field)."""
+    """A counter field of a unit, memoised per (units table, type, nation, field).  A partisan
+    flipped to its underground side reads ``types.<type>.underground`` first (SSA-3.3: the back
+    of a partisan is its underground status, not a reduced strength)."""
     tables = state.ruleset.tables
-    cache = _cache_for(tables["units"])
+    hit = _CACHE.get(id(tables["units"]))  # _cache_for inlined: this runs ~1e5 times a turn
+    cache = hit[0] if hit is not None else _cache_for(tables["units"])
+    if unit.props.get("underground"):
+        back = tables["units"]["types"][unit.type].get("underground", {})
+        if key in back:
+            return back[key]
     k = (unit.type, unit.nation, key)
     v = cache.get(k, _MISSING)
     if v is _MISSING:
@@ -47,7 +54,10 @@ _CACHE: dict[int, tuple[dict[tuple[str, str, str], Any], Any]] = {}
 
 def _cache_for(table: Any) -> dict[tuple[str, str, str], Any]:
     """A memo per table object; the entry keeps the table alive so its id is never reused."""
-    return _CACHE.setdefault(id(table), ({}, table))[0]
+    hit = _CACHE.get(id(table))  # not setdefault: that would build a dict on every call
+    if hit is None:
+        hit = _CACHE[id(table)] = ({}, table)
+    return hit[0]
 
 
 def domain(state: State, unit: Unit) -> str:

@@ -30,17 +30,17 @@ def _land_zoc(state: State, side: str) -> np.ndarray:
     hm = state.map
     ta = terrain_arrays(state)
     out = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side != side or not exerts_land_zoc(state, u):
-            continue
-        i = hm.index(u.location)
-        enter = ta.enter_mech if values.is_mech(state, u) else ta.enter_foot
-        for d in range(6):
-            j = hm.neighbors[i, d]
-            if j < 0 or ta.all_sea_side[i, d]:
-                continue
-            if np.isfinite(enter[j]) or (ta.transport[i, d] and not hm.is_water[j]):
-                out[j] = True
+    units = [u for u in state.units_by_id.values() if u.side == side and exerts_land_zoc(state, u)]
+    if not units:
+        return out
+    # all six hexsides of every unit at once (vectorised: recomputed after every move)
+    i = np.array([hm.index(u.location) for u in units], dtype=np.int64)
+    mech = np.array([values.is_mech(state, u) for u in units], dtype=bool)[:, None]
+    j = hm.neighbors[i]
+    jj = np.maximum(j, 0)
+    enterable = np.where(mech, np.isfinite(ta.enter_mech[jj]), np.isfinite(ta.enter_foot[jj]))
+    hit = (j >= 0) & ~ta.all_sea_side[i] & (enterable | (ta.transport[i] & ~hm.is_water[jj]))
+    out[j[hit]] = True
     return out
 
 
