@@ -262,6 +262,10 @@ class MapView:
             # sending two extra models per renderer (a quarter of the document)
             rend.nonselection_glyph = "auto"
             rend.muted_glyph = "auto"
+            if rend.data_source is u or rend is self.marks_renderer:
+                # what a click changes (counters, lit hexes) is painted on the overlay layer, so
+                # BokehJS repaints it alone and keeps the terrain, hexsides and places cached
+                rend.level = "overlay"
         self.refresh()
 
     # -- geometry -----------------------------------------------------------------------
