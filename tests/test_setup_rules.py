@@ -37,7 +37,7 @@ def test_ssa_sc0_sr6_panama_canal_hexes_open_to_both_sides(valor):
     assert state.unit("US-ca-p").location in hm.area("Panama Canal")
 
 
-def test_ssa_sc_3_setup_refuses_a_unit_outside_its_deployment_group(valor):
+def test_ssa_sc_4_setup_refuses_a_unit_outside_its_deployment_group(valor):
     """SC0 Allied deployment 1: the west-coast group sets up on west coast hexes of the U.S."""
     draft = Draft(valor, 1)
     raw = copy.deepcopy(draft.raw)
@@ -47,11 +47,11 @@ def test_ssa_sc_3_setup_refuses_a_unit_outside_its_deployment_group(valor):
     draft.unit(raw, "US-mot-w-1")["at"] = ny
     with pytest.raises(SetupError) as exc:
         draft.trial(raw)
-    assert exc.value.rule == "SSA-SC.3" and "west-coast" in exc.value.why
+    assert exc.value.rule == "SSA-SC.4" and "west-coast" in exc.value.why
     draft.designer = True
     state, breaches = draft.trial(raw)
     assert state.unit("US-mot-w-1").location == ny
-    assert [r for r, _ in breaches] == ["SSA-SC.3"]
+    assert [r for r, _ in breaches] == ["SSA-SC.4"]
     draft.designer = False
     ok = copy.deepcopy(draft.raw)
     draft.unit(ok, "US-mot-w-1")["at"] = la  # inside the group's area: taken

@@ -1,4 +1,4 @@
-"""Scenario set-up (SSA-SC.3 and each scenario's deployment text).
+"""Scenario set-up (SSA-SC.4 and each scenario's deployment text).
 
 Every unit a scenario lists as ``at = "unplaced"`` belongs to a
 ``[[deployment]]`` group whose ``where`` table says where it may set up (the
@@ -298,10 +298,10 @@ def _spot(state: State, u: Unit, first: int | None, candidates: np.ndarray, room
 
 
 class DeployOrder(OrderKind):
-    """Set-up: move a deployable unit anywhere its group allows (SSA-SC.3)."""
+    """Set-up: move a deployable unit anywhere its group allows (SSA-SC.4)."""
 
     kind = "deploy"
-    rule = "SSA-SC.3"
+    rule = "SSA-SC.4"
 
     def _deployable(self, state: State, side: str) -> list[Unit]:
         return [u for u in state.units_by_id.values() if u.side == side
@@ -382,7 +382,7 @@ def setup_breaches(state: State) -> list[tuple[str, str]]:
 
     Stacking (SSA-9.1), neutral territory (SSA-18: a neutral's own units are at
     home there), each deployment group's area
-    (SSA-SC.3), and for units the scenario places by name: they stand where their
+    (SSA-SC.4), and for units the scenario places by name: they stand where their
     side has control at the start (SSA-17.1; docs/rulings.md, "set-up edits").
     """
     from workbench.rulesets.ssa.stacking import overstacked
@@ -411,7 +411,7 @@ def setup_breaches(state: State) -> list[tuple[str, str]]:
             mask, boxes = masks[group, u.side]
             if loc in boxes or (on_map and mask[hm.index(loc)]):
                 continue
-            out.append(("SSA-SC.3", f"{u.id} is at {loc}, outside where deployment group {group!r} may set up"))
+            out.append(("SSA-SC.4", f"{u.id} is at {loc}, outside where deployment group {group!r} may set up"))
         elif on_map and values.domain(state, u) == "land" \
                 and ctrl[hm.index(loc)] not in (0, {"axis": 1, "allies": 2}[u.side]):
             out.append(("SSA-17.1", f"{u.id} sets up at {loc}, a hex the enemy controls at the start"))

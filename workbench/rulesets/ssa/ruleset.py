@@ -82,7 +82,7 @@ class SSARuleset(Ruleset):
         return super().condition(state, when)
 
     def setup(self, state: State) -> None:
-        """SSA-17.1 control, then the default set-up of every deployment group (SSA-SC.3)."""
+        """SSA-17.1 control, then the default set-up of every deployment group (SSA-SC.4)."""
         initial_control(state)
         initial_city_control(state)
         start_reduced(state, list(state.units_by_id.values()))
