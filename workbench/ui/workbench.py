@@ -112,8 +112,12 @@ class Workbench:
             cb.observe(lambda ch, n=name: self._guard(self.toggle_overlay, n, ch["new"]), names="value")
             self.overlay_boxes[name] = cb
         self.title = widgets.HTML()
-        self.tabs = widgets.Tab(children=[self.planner.widget, self.log.widget, self.history.widget,
-                                          self.setup.widget, self.charts.widget])
+        # a tab's panel is put in its slot when the tab is first opened: the browser then builds
+        # the views of the first tab only, which shortens the time to a visible map
+        self._panels = [self.planner.widget, self.log.widget, self.history.widget, self.setup.widget,
+                        self.charts.widget]
+        self._slots = [widgets.VBox([self._panels[0]])] + [widgets.VBox() for _ in self._panels[1:]]
+        self.tabs = widgets.Tab(children=self._slots)
         self.tabs.titles = TABS
         self.tabs.observe(lambda ch: self._guard(self._tab_changed), names="selected_index")
         right = widgets.VBox([widgets.HTML("<b>Phase outline</b>"), self.outline.widget,
@@ -289,6 +293,9 @@ class Workbench:
         self.tabs.selected_index = TABS.index(title)
 
     def _tab_changed(self) -> None:
+        k = self.tabs.selected_index
+        if k is not None and not self._slots[k].children:
+            self._slots[k].children = [self._panels[k]]
         if self.tabs.selected_index == TABS.index("Charts") and self.charts.dirty:
             self.charts.refresh()
         if self.tabs.selected_index == TABS.index("Log") and self.log.dirty:
