@@ -34,15 +34,21 @@ def initial_control(state: State) -> None:
     """Start-of-scenario control from the scenario's ``[control]`` table (SSA-17.1).
 
     Keys are map country codes; values ``"axis"``, ``"allies"``, ``"neutral"``.
-    Hexes of neutral countries are closed to both sides (SSA-18, SC0), except the
+    Countries left out take ``countries.toml [default_control]`` (SSA-18.2b, 18.4-18.7).
+    Hexes of neutral countries are closed to both sides (SSA-18, SC0), except their
+    border hexes (SSA-18.11b, unless ``movement.toml [neutrality]`` is overridden) and the
     two Panama Canal hexes where a scenario opens them (SC0 SR6).
     """
     hm = state.map
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
-    codes = state.ruleset.tables.get("countries", {}).get("codes", {})
+    table = state.ruleset.tables.get("countries", {})
+    codes = table.get("codes", {})
     ctrl = np.zeros(hm.size, dtype=np.int8)
     neutral = np.zeros(hm.size, dtype=bool)
-    for key, val in state.game.scenario.raw.get("control", {}).items():
+    given = state.game.scenario.raw.get("control", {})
+    # SSA-18.2b, 18.4-18.7: countries a scenario leaves out take the rulebook's default (countries.toml)
+    default = {k: v for k, v in table.get("default_control", {}).items() if k in codes}
+    for key, val in {**default, **given}.items():
         if not isinstance(val, str) or key.startswith("box."):
             continue
         mask = np.isin(country, [*codes.get(key, []), key])
@@ -63,9 +69,22 @@ def initial_control(state: State) -> None:
         # SC0 SR6: both players may move into the two Panama Canal hexes of neutral Panama
         for label in hm.area("Panama Canal"):
             neutral[hm.index(label)] = False
+    if state.ruleset.tables["movement"].get("neutrality", {}).get("border_hexes_open"):
+        neutral &= ~border_hexes(state)  # SSA-18.11b: entering them does not violate neutrality
     state.arrays["control"] = ctrl
     if neutral.any():
         state.arrays["neutral"] = neutral
+
+
+def border_hexes(state: State) -> np.ndarray:
+    """``bool[N]``: land hexes next to a land hex of another country (SSA-18.11b; movement.toml
+    ``[neutrality]``, authored reading of "border hex")."""
+    hm = state.map
+    country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
+    land = ~hm.is_water & (country != "")
+    nb = hm.neighbors
+    ok = (nb >= 0) & land[np.maximum(nb, 0)] & land[:, None]
+    return (ok & (country[np.maximum(nb, 0)] != country[:, None])).any(axis=1)
 
 
 def pass_through(state: State, unit: Unit, path: list[int]) -> None:

@@ -381,10 +381,11 @@ def setup_breaches(state: State) -> list[tuple[str, str]]:
     """Set-up rules a starting position breaks (the set-up panel's check).
 
     Stacking (SSA-9.1), neutral territory (SSA-18: a neutral's own units are at
-    home there), each deployment group's area
+    home there, special operations may enter, 18.11c), each deployment group's area
     (SSA-SC.4), and for units the scenario places by name: they stand where their
     side has control at the start (SSA-17.1; docs/rulings.md, "set-up edits").
     """
+    from workbench.rulesets.ssa.movement import ignores_neutrality
     from workbench.rulesets.ssa.stacking import overstacked
 
     hm = state.map
@@ -398,7 +399,7 @@ def setup_breaches(state: State) -> list[tuple[str, str]]:
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         loc = u.location
         on_map = loc.isdigit() and hm.has_hex(loc)
-        if on_map and neutral is not None and neutral[hm.index(loc)] \
+        if on_map and neutral is not None and neutral[hm.index(loc)] and not ignores_neutrality(state, u) \
                 and not geography(state).country.get(u.nation, np.zeros(1, dtype=bool))[hm.index(loc)]:
             out.append(("SSA-18", f"{u.id} is in neutral territory at {loc}"))
             continue

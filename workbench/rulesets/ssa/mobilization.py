@@ -19,8 +19,10 @@ Income (step *Accrue*, SSA-16.1-16.13):
   before 1943 for the Axis (SSA-16.13), and by scenario rules (SC5 SR6).
 
 Spending (step *Spend*, both sides): ``mobilize`` a new unit, ``replace`` a
-reduced unit's losses, ``demobilize`` an air unit for half its cost back
-(SSA-16.14).  NI points buy only non-mechanized units (SSA-16.2); unspent
+reduced unit's losses (minor-country units under SSA-16.12a(1), volunteer units
+with volunteer points, SSA-16.10e), ``rebuild`` an eliminated minor-country unit
+(SSA-16.12a(2)), ``demobilize`` an air unit for half its cost back
+(SSA-16.14).  Optional rule 21 scales I and NI income by morale (SSA-16.15).  NI points buy only non-mechanized units (SSA-16.2); unspent
 points carry over (SSA-16.3).
 """
 
@@ -77,7 +79,6 @@ def income(state: State) -> dict[str, dict[str, int]]:
     allied = m["income"]["allied_cities"]
     no_income = set(allied["no_income_countries"])
     atrocity = set(state.markers.get("atrocity", []))
-    policy = state.markers.get("policy", {})
     collab = 0
     for i in city_hexes(state):
         owner = city_owner(state, i)
@@ -85,19 +86,20 @@ def income(state: State) -> dict[str, dict[str, int]]:
             continue
         code = codes[i]
         label = hm.label(i)
-        if owner == "allies" and code not in no_income:
-            track = allied["track_by_country"].get(code)
+        axis_track = allied["axis_track_by_country"].get(code) if owner == "axis" else None
+        if (owner == "allies" or axis_track) and code not in no_income:  # SSA-16.12e: Axis-held Iceland, Greenland
+            track = axis_track or allied["track_by_country"].get(code)
             if track is None or track not in nations:
                 continue
             per = allied["per_industrial_hex"] if kinds[i] == "industrial" else allied["per_non_industrial_city"]
             t = out.setdefault(track, {IND: 0, NON: 0})
             t[IND] += per["industrial"]
             t[NON] += per["non_industrial"]
-        elif owner == "axis":
-            if kinds[i] == "industrial" and label in atrocity and captured_trace(state, i):
+        if owner == "axis":
+            if not axis_track and kinds[i] == "industrial" and label in atrocity and captured_trace(state, i):
                 gt = out.setdefault(m["income"]["axis_captured_industry"]["credited_to"], {IND: 0, NON: 0})
                 gt[IND] += m["income"]["axis_captured_industry"]["per_atrocity_industrial_hex"]
-            if policy.get(label) == "collaboration" and code not in no_income:
+            if code not in no_income and german_controlled_collaboration(state, label):
                 collab += 1
     if "GE" in nations:
         vol = m["income"]["volunteer"]
@@ -105,7 +107,33 @@ def income(state: State) -> dict[str, dict[str, int]]:
     for track, pts in out.items():
         side = state.game.scenario.side_of(track) if track in nations else "axis"
         pts[IND] = _halve(state, side, pts[IND])
+        factor = morale_factor(state, side)
+        if factor != 1:  # SSA-16.15, 21.4a/c: after the halving (mobilization.toml [modifiers] order)
+            pts[IND], pts[NON] = math.ceil(pts[IND] * factor), math.ceil(pts[NON] * factor)
     return {t: {k: int(v) for k, v in p.items()} for t, p in out.items()}
+
+
+def morale_factor(state: State, side: str) -> Fraction:
+    """SSA-16.15, 21.4a/c (optional rule 21): High morale +30%, Poor -30% of a side's I and NI
+    income (tables/morale.toml [levels], [effects] mp_factor); 1 without rule 21."""
+    if "SSA-21" not in state.game.options.get("optional_rules", []) or f"{side}.morale" not in state.tracks:
+        return Fraction(1)
+    table = state.ruleset.tables["morale"]
+    level = float(state.tracks[f"{side}.morale"])
+    for name, bounds in table["levels"].items():
+        if isinstance(bounds, list) and bounds[0] <= level <= bounds[1]:
+            return Fraction(str(table["effects"].get(name, {}).get("mp_factor", 1)))
+    return Fraction(1)
+
+
+def german_controlled_collaboration(state: State, label: str) -> bool:
+    """SSA-16.10b, 16.10d: an Axis city with a collaboration government set up by a German-track
+    military government (tables/mobilization.toml [income.volunteer] german_control_track)."""
+    hm = state.map
+    if state.markers.get("policy", {}).get(label) != "collaboration" or city_owner(state, hm.index(label)) != "axis":
+        return False
+    occupier = state.markers.get("occupier", {}).get(label)
+    return occupier is None or _track_for(state, occupier) == mob(state)["income"]["volunteer"]["german_control_track"]
 
 
 def _halve(state: State, side: str, points: float) -> float:
@@ -232,7 +260,6 @@ def _placements(state: State, side: str, nation: str, utype: str,
     dom = state.ruleset.unit_types[utype].get("domain", "land")
     codes = _country_code(state)
     kinds = _city_kind_list(state)
-    policy = state.markers.get("policy", {})
     mech = bool(state.ruleset.unit_types[utype].get("mech", False))
     track_of = mob(state)["income"]["allied_cities"]["track_by_country"]
     track = _track_for(state, nation)  # loop invariants, hoisted (this runs per unit type)
@@ -241,8 +268,8 @@ def _placements(state: State, side: str, nation: str, utype: str,
     air_here = _air_count(state, side) if dom == "air" else None
     out = []
     for i, label in (_open_cities(state, side) if cities is None else cities):
-        if nation == "AV":
-            if policy.get(label) == "collaboration":
+        if nation == "AV":  # SSA-16.10d, f: any German-controlled collaboration city, in any country
+            if german_controlled_collaboration(state, label):
                 out.append(label)
             continue
         if track_of.get(codes[i]) != track:
@@ -354,12 +381,18 @@ class MobilizeOrder(OrderKind):
         if not _tech_ok(state, side, nation, utype):
             raise IllegalOrder("SSA-23.1", f"{utype} needs a technology {side} does not have")
         mech = bool(state.ruleset.unit_types[utype].get("mech", False))
+        if cost[1] == "volunteer" and not _affordable(state, track, cost[0], cost[1], mech):
+            raise IllegalOrder("SSA-16.10c", f"a {utype} is paid only with volunteer points and {track} has "
+                               f"{int(state.tracks.get(track, 0))} of the {cost[0]} it costs")
         if not _affordable(state, track, cost[0], cost[1], mech):
             kind = "industrial points (NI points buy non-mechanized units only, SSA-16.2)" \
                 if (cost[1] == "I" or mech) else "points"
             raise IllegalOrder("SSA-16.2" if mech or cost[1] == "I" else "SSA-16.4",
                                f"{track} lacks the {cost[0]} {kind} a {utype} costs")
         if at not in _placements(state, side, nation, utype):
+            if nation == "AV":
+                raise IllegalOrder("SSA-16.10d", f"a new American Volunteer unit appears only on a German-controlled "
+                                   f"city with a collaboration government, one a city a turn: not at {at!r}")
             raise IllegalOrder("SSA-16.G", f"a new {utype} cannot appear at {at!r} (see tables/mobilization.toml "
                                "[placement]: a friendly industrial city of the paying country, one new unit a city "
                                "a turn; Germans in Europe, Japanese in the Far East)")
@@ -394,15 +427,19 @@ class ReplaceOrder(OrderKind):
         supplied = supply_status(state, side)
         out = []
         exiles = mob(state)["who_may_build"].get("exile_replacements_from", [])
+        minor = mob(state)["minor_countries"]
         for u in state.units_by_id.values():
-            if u.side != side or not u.reduced or not supplied.get(u.id, False):
+            if u.side != side or not u.reduced:
+                continue
+            if not (minor_may_replace(state, u) if u.nation in minor["no_mp"] else supplied.get(u.id, False)):
                 continue
             cost = cost_of(state, u.type, u.nation, "replace")
             if cost is None:
                 continue
-            tracks = exiles if u.nation == "EX" else [_track_for(state, u.nation)]
+            tracks = exiles if u.nation == "EX" else minor["paid_by"].get(side, []) if u.nation in minor["no_mp"] \
+                else [_track_for(state, u.nation)]
             for track in tracks:  # SSA-16.11: any Allied country may pay for an exile unit
-                if track and track in state.game.scenario.sides[side] \
+                if track and track.split(".")[0] in state.game.scenario.sides[side] \
                         and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u)):
                     out.append((u, track, cost[0], cost[1]))
         return out
@@ -412,6 +449,17 @@ class ReplaceOrder(OrderKind):
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         if {"kind": "replace", "unit": order.get("unit"), "track": order.get("track")} not in self.legal(state):
+            u = state.units_by_id.get(order.get("unit")) if isinstance(order.get("unit"), str) else None
+            cost = cost_of(state, u.type, u.nation, "replace") if u is not None else None
+            if u is not None and u.side == state.decision.side and u.nation in mob(state)["minor_countries"]["no_mp"]:
+                raise IllegalOrder("SSA-16.12a(1)", f"{u.id} cannot take a replacement now: a unit of a minor "
+                                   "country needs a friendly city of its own country and a line of supply to a "
+                                   "friendly city in Canada, the US or Mexico (pro-Axis: the Europe or Far East "
+                                   "box), must be reduced, and the paying track needs the points")
+            if cost is not None and cost[1] == "volunteer":
+                raise IllegalOrder("SSA-16.10e", f"{u.id} is a volunteer unit: it takes replacements only with "
+                                   f"volunteer points ({cost[0]} on {_track_for(state, u.nation)}), "
+                                   "and only while reduced and supplied")
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} cannot take a replacement now: it must be a "
                                "reduced, supplied unit whose paying track has the points")
 
@@ -422,6 +470,31 @@ class ReplaceOrder(OrderKind):
         u.reduced = False
         state.emit("replace", side=u.side, rule=self.rule, text=f"{u.id} replaced to full strength for {cost} MP",
                    unit=u.id, track=order["track"], cost=cost)
+
+
+def minor_may_replace(state: State, u: Unit, at: str | None = None) -> bool:
+    """SSA-16.12a(1): a unit of a no-MP minor country (Central America, Colombia, Venezuela, the
+    Caribbean) takes replacements only while a city of its country is friendly and it traces a line
+    of supply (from ``at``, default where it stands) to a friendly city in Canada, the US or Mexico
+    (pro-Allied) or to the Europe / Far East box (pro-Axis); tables/mobilization.toml [minor_countries]."""
+    from workbench.rulesets.ssa.supply import _cost_to, _step_graph, axis_sources
+
+    m = mob(state)["minor_countries"]
+    hm = state.map
+    codes = _country_code(state)
+    home = state.ruleset.tables["units"]["nations"].get(u.nation, {}).get("home")
+    cities = [i for i in city_hexes(state) if city_owner(state, i) == u.side]
+    if not any(codes[i] == home for i in cities):
+        return False
+    where = at or u.location
+    if not where.isdigit():
+        return u.side == "axis" and where in m["trace_to_boxes"]
+    if u.side == "allies":
+        points = [i for i in cities if codes[i] in m["trace_to_countries"]]
+    else:
+        points = [p.hex for jp in (False, True) for p in axis_sources(state, jp)]
+    dist, _ = _cost_to(_step_graph(state, u.side, values.is_mech(state, u), reverse=True), points)
+    return bool(dist[hm.index(where)] <= values.mf(state, u))
 
 
 def air_unit_supplied(state: State, u: Unit) -> bool:
@@ -470,10 +543,60 @@ class DemobilizeOrder(OrderKind):
                    unit=u.id, track=track, refund=refund)
 
 
+class RebuildOrder(OrderKind):
+    """SSA-16.12a(2): an eliminated unit of a no-MP minor country is rebuilt for the full build cost
+    of its type, paid by a friendly track of the player's choice, if the conditions of 16.12a(1) hold.
+    It appears at full strength on a friendly city of its own country from which the trace of
+    16.12a(1) exists, one new unit a city a turn (tables/mobilization.toml [minor_countries])."""
+
+    kind = "rebuild"
+    rule = "SSA-16.12a(2)"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        if has_special(state, "no_mobilization"):
+            return []
+        side = state.decision.side
+        minor = mob(state)["minor_countries"]
+        codes = _country_code(state)
+        out = []
+        for u in state.units_by_id.values():
+            if u.side != side or u.location != "Eliminated" or u.nation not in minor["no_mp"]:
+                continue
+            cost = cost_of(state, u.type, u.nation)
+            home = state.ruleset.tables["units"]["nations"].get(u.nation, {}).get("home")
+            if cost is None:
+                continue
+            tracks = [t for t in minor["paid_by"].get(side, []) if t in state.game.scenario.sides[side]
+                      and _affordable(state, t, cost[0], cost[1], values.is_mech(state, u))]
+            full = _land_full_mask(state, side, u.type)
+            at = [label for i, label in _open_cities(state, side)
+                  if codes[i] == home and not full[i] and minor_may_replace(state, u, label)]
+            out += [{"kind": "rebuild", "unit": u.id, "track": t, "at": a} for t in tracks for a in at]
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if {k: order.get(k) for k in ("kind", "unit", "track", "at")} not in self.legal(state):
+            raise IllegalOrder(self.rule, f"{order.get('unit')!r} cannot be rebuilt at {order.get('at')!r} with "
+                               f"{order.get('track')!r} points: it must be an eliminated unit of a minor country "
+                               "with a friendly city of its own, placed on such a city that traces supply to a "
+                               "friendly city in Canada, the US or Mexico (pro-Axis: the Europe or Far East box), "
+                               "and the paying track needs the unit's full build cost")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        cost, points = cost_of(state, u.type, u.nation)
+        _pay(state, order["track"], cost, points, values.is_mech(state, u))
+        u.location, u.reduced = order["at"], False
+        state.markers.setdefault("built_at", []).append(order["at"])
+        state.emit("rebuild", side=u.side, rule=self.rule, text=f"{u.id} rebuilt at {order['at']} for {cost} MP "
+                   f"from {order['track']}", unit=u.id, track=order["track"], cost=cost)
+
+
 def end_of_mobilization(state: State, step: Any = None) -> None:
     """New-unit placement limits last one Mobilization stage."""
     state.markers.pop("built_at", None)
 
 
-ORDER_KINDS = {"mobilize": MobilizeOrder(), "replace": ReplaceOrder(), "demobilize": DemobilizeOrder()}
+ORDER_KINDS = {"mobilize": MobilizeOrder(), "replace": ReplaceOrder(), "demobilize": DemobilizeOrder(),
+               "rebuild": RebuildOrder()}
 PROCEDURES = {"mobilization/accrue": accrue, "mobilization/spend:exit": end_of_mobilization}

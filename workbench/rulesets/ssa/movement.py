@@ -68,6 +68,18 @@ def blocked_hexes(state: State, side: str) -> np.ndarray:
     return enemy if neutral is None else (enemy | neutral)
 
 
+def ignores_neutrality(state: State, unit: Unit) -> bool:
+    """SSA-18.11c: special operations units (units.toml ``ignores_neutrality``) may enter neutral countries."""
+    return bool(values.value(state, unit, "ignores_neutrality", False))
+
+
+def blocked_for(state: State, unit: Unit) -> np.ndarray:
+    """:func:`blocked_hexes` for this unit: neutral hexes stay open to special operations (SSA-18.11c)."""
+    if ignores_neutrality(state, unit):
+        return enemy_present(state, unit.side)
+    return blocked_hexes(state, unit.side)
+
+
 def home_rule(state: State, unit: Unit) -> str | None:
     """SSA-18.2a, 18.3, 18.4: the rule binding ``unit`` to its home country, or None."""
     if not values.is_land(state, unit):
@@ -151,7 +163,7 @@ class SSAMovement(MovementRules):
         bombed = state.arrays.get("bombed")
         base = ta.enter_mech if mech else ta.enter_foot
         river = ta.river_mech if mech else ta.river_foot
-        blocked = blocked_hexes(state, unit.side)
+        blocked = blocked_for(state, unit)
         away = away_from_home(state, unit)
         if away is not None:  # SSA-18.2a-18.4
             blocked = blocked | away
@@ -179,16 +191,18 @@ class SSAMovement(MovementRules):
         """The step costs of :meth:`step_cost` for every hexside at once, cached per side and class."""
         mech = values.is_mech(state, unit)
         home = unit.nation if home_rule(state, unit) else None  # SSA-18.2a-18.4: bound units stay home
-        return state.derived(("ssa.step_graph", unit.side, mech, home),
-                             lambda: self._graph(state, unit.side, mech, away_from_home(state, unit)),
+        free = ignores_neutrality(state, unit)  # SSA-18.11c
+        return state.derived(("ssa.step_graph", unit.side, mech, home, free),
+                             lambda: self._graph(state, unit.side, mech, away_from_home(state, unit), free),
                              id(state.arrays.get("bombed")), id(state.arrays.get("neutral")))
 
-    def _graph(self, state: State, side: str, mech: bool, away: np.ndarray | None = None):  # noqa: ANN202
+    def _graph(self, state: State, side: str, mech: bool, away: np.ndarray | None = None,  # noqa: ANN202
+               free: bool = False):
         from scipy.sparse import csr_matrix
 
         hm = state.map
         ezoc = land_zoc(state, other(side)).astype(float)
-        blocked = blocked_hexes(state, side) | hm.is_water
+        blocked = (enemy_present(state, side) if free else blocked_hexes(state, side)) | hm.is_water
         if away is not None:
             blocked = blocked | away
         # the terrain steps in canonical CSR order, masked and charged ZOC for this position
@@ -233,12 +247,13 @@ class SSAMovement(MovementRules):
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
         label = hm.label(b)
         away = away_from_home(state, unit)
-        if away is not None and away[b] and not blocked_hexes(state, unit.side)[b]:
+        if away is not None and away[b] and not blocked_for(state, unit)[b]:
             return f"{home_rule(state, unit)}: {unit.id} may never leave its home country ({label} is outside it)"
-        if blocked_hexes(state, unit.side)[b]:
+        if blocked_for(state, unit)[b]:
             neutral = state.arrays.get("neutral")
-            if neutral is not None and neutral[b]:
-                return f"SSA-18.11: {label} is in a neutral country"
+            if neutral is not None and neutral[b] and not enemy_present(state, unit.side)[b]:
+                return (f"SSA-18.11b: {label} is inside a neutral country: only its border hexes (and special "
+                        "operations units anywhere) may be entered")
             return f"SSA-5.1: a land unit may never enter a hex containing an enemy unit ({label})"
         terrain = hm.hexes["terrain"][b]
         kind = "mechanized" if values.is_mech(state, unit) else "non-mechanized"
@@ -470,6 +485,8 @@ class RailOrder(OrderKind):
             if dirs.size == 0 or not ta.transport[a, dirs[0]]:
                 raise IllegalOrder("SSA-5.7a", f"{hm.label(a)} to {hm.label(b)} is not along a "
                                    "transportation line")
+            if blocked[b] and not enemy_present(state, unit.side)[b]:
+                raise IllegalOrder("SSA-18.11b", f"{hm.label(b)} is inside a neutral country")
             if blocked[b]:
                 raise IllegalOrder("SSA-5.1", f"{hm.label(b)} holds enemy units")
             away = away_from_home(state, unit)
@@ -500,5 +517,5 @@ class RailOrder(OrderKind):
                    unit=unit.id, start=start, path=order["path"])
 
 
-__all__ = ["AXIS", "MOVEMENT_MARK", "RailOrder", "SSAMoveOrder", "SSAMovement", "away_from_home", "blocked_hexes",
-           "home_rule", "movement_mf", "other", "unsupplied_for_movement"]
+__all__ = ["AXIS", "MOVEMENT_MARK", "RailOrder", "SSAMoveOrder", "SSAMovement", "away_from_home", "blocked_for",
+           "blocked_hexes", "home_rule", "ignores_neutrality", "movement_mf", "other", "unsupplied_for_movement"]

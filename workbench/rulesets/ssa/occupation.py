@@ -98,6 +98,9 @@ def end_of_player_turn(state: State, side: str) -> None:
                            text=f"atrocity at {label}: the city is Axis-controlled", hex=label)
             elif mg:
                 owners[label], policy[label] = "axis", "collaboration"
+                # SSA-16.10b: who set up the government (German- or Japanese-controlled city)
+                state.markers.setdefault("occupier", {})[label] = next(
+                    u.nation for u in axis_here if values.value(state, u, "military_government", False))
                 state.emit("collaboration", side="axis", rule="SSA-17.3a",
                            text=f"collaboration government at {label}", hex=label)
         elif side == "axis" and owners.get(label) == "axis" and policy.get(label) == "atrocity" and not mg:
