@@ -187,6 +187,33 @@ class SSABrain(Brain):
                 pts.append(hm.index(u.location))
         return dist_to_set(hm, set(pts))
 
+    def _stranded(self, ctx: Context) -> np.ndarray:
+        """``bool[N]``: land hexes from which no city of the map can be reached over land (an
+        island such as Iceland); units there must go by sea (SSA-7.7).  Once per game."""
+        memo = ctx.policy.game_memo
+        if "stranded" not in memo:
+            from workbench.engine.search import multi_source_reach
+            from workbench.rulesets.ssa.occupation import city_hexes
+
+            hm = ctx.state.map
+            land = ~hm.is_water
+            cities = [i for i in city_hexes(ctx.state) if land[i]]
+            # an island counts as stranded when its land reaches fewer than a tenth of the cities
+            owner = np.full(hm.size, -1, dtype=np.int64)
+            stranded = np.zeros(hm.size, dtype=bool)
+            big = max(1, len(cities) // 10)
+            for i in np.flatnonzero(land & (owner < 0)):
+                if owner[i] >= 0:
+                    continue
+                comp = multi_source_reach(hm.neighbors, land, [int(i)])
+                members = comp >= 0
+                owner[members] = i
+                n_cities = int(np.count_nonzero(members[np.asarray(cities, dtype=np.int64)])) if cities else 0
+                if n_cities < big:
+                    stranded[members] = True
+            memo["stranded"] = stranded
+        return memo["stranded"]
+
     # == mobilization ================================================================
     def spend(self, ctx: Context) -> dict[str, Any] | None:
         """Replace losses first, then build the strongest units the points buy."""
@@ -225,12 +252,19 @@ class SSABrain(Brain):
         return None
 
     def embark(self, ctx: Context) -> dict[str, Any] | None:
-        """Units waiting in a holding area board the convoys there (strongest first)."""
+        """Units waiting in a holding area, or on an island, board the convoys there (strongest
+        first)."""
         from workbench.rulesets.ssa import values
 
         if ctx.memo.get("embark_done") or not ctx.decision.step.endswith("initial-movement"):
             return None
-        opts = [o for o in ctx.legal("embark") if not ctx.state.unit(o["convoy"]).location.isdigit()]
+        stranded = self._stranded(ctx)
+        hm = ctx.state.map
+
+        def waiting(loc: str) -> bool:  # a holding area, or a convoy at an island's coast
+            return not loc.isdigit() or bool(stranded[hm.index(loc)])
+
+        opts = [o for o in ctx.legal("embark") if waiting(ctx.state.unit(o["convoy"]).location)]
         if not opts:
             ctx.memo["embark_done"] = True
             return None
@@ -287,6 +321,9 @@ class SSABrain(Brain):
         loaded = [u for u in st.units_by_id.values() if u.side == ctx.side and u.type == "transport"
                   and u.id not in sailed and carried_by(st, u)]
         if not loaded:
+            back = self._return_trip(ctx, sailed)
+            if back is not None:
+                return back
             # escorts follow the convoys to the beachhead
             beach = ctx.memo.get("beach")
             if beach is None:
@@ -331,6 +368,29 @@ class SSABrain(Brain):
                 return o
         return None
 
+    def _return_trip(self, ctx: Context, sailed: set[str]) -> dict[str, Any] | None:
+        """Empty convoys away from the island sail back to the pickup hex while own land units
+        are still stranded there (a shuttle: SSA-7.7 lets a convoy carry once a phase)."""
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.naval import carried_by
+
+        st, hm = ctx.state, ctx.state.map
+        pickup = ctx.policy.game_memo.get("pickup")
+        stranded = self._stranded(ctx)
+        if pickup is None or not any(u.side == ctx.side and u.location.isdigit() and values.is_land(st, u)
+                                     and stranded[hm.index(u.location)] for u in st.units_by_id.values()):
+            return None
+        label = hm.label(pickup)
+        for t in st.units_by_id.values():
+            if t.side != ctx.side or t.type != "transport" or t.id in sailed or not t.location.isdigit() \
+                    or stranded[hm.index(t.location)] or carried_by(st, t):
+                continue
+            sailed.add(t.id)
+            o = ctx.first_ok([{"kind": "sail", "unit": t.id, "to": label}])
+            if o is not None:
+                return o
+        return None
+
     def _sail_opts(self, ctx: Context) -> list[dict[str, Any]]:
         if "sail_opts" not in ctx.memo:
             ctx.memo["sail_opts"] = ctx.legal("sail")
@@ -342,8 +402,37 @@ class SSABrain(Brain):
         opts = [o for o in ctx.legal("debark") if st.unit(o["convoy"]).location.isdigit()]
         return ctx.first_ok(opts)
 
+    def _pickup(self, ctx: Context) -> int | None:
+        """The island hex where own transports gather the stranded units: the convoy hex with
+        the most own land units on its island (per step)."""
+        if "pickup" in ctx.memo:
+            return ctx.memo["pickup"]
+        from workbench.rulesets.ssa import values
+
+        st, hm = ctx.state, ctx.state.map
+        stranded = self._stranded(ctx)
+        best, most = None, 0
+        for t in st.units_by_id.values():
+            if t.side != ctx.side or t.type != "transport" or not t.location.isdigit():
+                continue
+            i = hm.index(t.location)
+            if not stranded[i]:
+                continue
+            near = dist_from(hm, i)
+            n = sum(1 for u in st.units_by_id.values() if u.side == ctx.side and u.location.isdigit()
+                    and values.is_land(st, u) and near[hm.index(u.location)] <= 12
+                    and stranded[hm.index(u.location)])
+            if n > most:
+                best, most = i, n
+        ctx.memo["pickup"] = best
+        if best is not None:
+            ctx.policy.game_memo["pickup"] = best
+        return best
+
     def _objective(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
         hm = ctx.state.map
+        if u.location.isdigit() and self._stranded(ctx)[hm.index(u.location)]:
+            return self._pickup(ctx) or ctx.policy.game_memo.get("pickup")  # walk to the convoys
         if not info["targets"]:
             return None
         if "target_arrays" not in info:  # per step: the targets as arrays
