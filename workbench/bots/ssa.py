@@ -271,8 +271,11 @@ class SSABrain(Brain):
         st = ctx.state
 
         def rank(o: dict[str, Any]) -> tuple:
+            # a military government sails with the first wave: without one no city can be
+            # occupied (SSA-17.3); then the strongest land units
             u = st.unit(o["units"][0])
-            return (values.domain(st, u) != "land", -values.cf(st, u), o["convoy"])
+            mg = bool(values.value(st, u, "military_government", False))
+            return (values.domain(st, u) != "land", not mg, -values.cf(st, u), o["convoy"])
 
         order = ctx.first_ok(sorted(opts, key=rank))
         if order is None:
@@ -433,6 +436,14 @@ class SSABrain(Brain):
         hm = ctx.state.map
         if u.location.isdigit() and self._stranded(ctx)[hm.index(u.location)]:
             return self._pickup(ctx) or ctx.policy.game_memo.get("pickup")  # walk to the convoys
+        from workbench.rulesets.ssa import values
+
+        if values.value(ctx.state, u, "military_government", False):
+            # SSA-17.3: the government follows the troops into the enemy cities they hold
+            held = [i for i in info["targets"] if info["own_str"][i] > 0 and info["enemy_str"][i] == 0]
+            if held:
+                here = hm.index(u.location)
+                return min(held, key=lambda i: (hm.distance(here, i), i))
         if not info["targets"]:
             return None
         if "target_arrays" not in info:  # per step: the targets as arrays
