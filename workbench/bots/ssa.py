@@ -372,21 +372,18 @@ class SSABrain(Brain):
         return None
 
     def _return_trip(self, ctx: Context, sailed: set[str]) -> dict[str, Any] | None:
-        """Empty convoys away from the island sail back to the pickup hex while own land units
-        are still stranded there (a shuttle: SSA-7.7 lets a convoy carry once a phase)."""
-        from workbench.rulesets.ssa import values
+        """Empty convoys sail to the island pickup hex while own land units are still stranded
+        there (a shuttle: SSA-7.7 lets a convoy carry once a phase)."""
         from workbench.rulesets.ssa.naval import carried_by
 
         st, hm = ctx.state, ctx.state.map
-        pickup = ctx.policy.game_memo.get("pickup")
-        stranded = self._stranded(ctx)
-        if pickup is None or not any(u.side == ctx.side and u.location.isdigit() and values.is_land(st, u)
-                                     and stranded[hm.index(u.location)] for u in st.units_by_id.values()):
+        pickup = self._pickup(ctx)
+        if pickup is None:
             return None
         label = hm.label(pickup)
         for t in st.units_by_id.values():
             if t.side != ctx.side or t.type != "transport" or t.id in sailed or not t.location.isdigit() \
-                    or stranded[hm.index(t.location)] or carried_by(st, t):
+                    or t.location == label or carried_by(st, t):
                 continue
             sailed.add(t.id)
             o = ctx.first_ok([{"kind": "sail", "unit": t.id, "to": label}])
@@ -406,30 +403,27 @@ class SSABrain(Brain):
         return ctx.first_ok(opts)
 
     def _pickup(self, ctx: Context) -> int | None:
-        """The island hex where own transports gather the stranded units: the convoy hex with
-        the most own land units on its island (per step)."""
+        """The island coast hex the convoys call at next: where a military government waits
+        (no city can be occupied without one, SSA-17.3), else the most own land units (per step)."""
         if "pickup" in ctx.memo:
             return ctx.memo["pickup"]
         from workbench.rulesets.ssa import values
 
         st, hm = ctx.state, ctx.state.map
         stranded = self._stranded(ctx)
-        best, most = None, 0
-        for t in st.units_by_id.values():
-            if t.side != ctx.side or t.type != "transport" or not t.location.isdigit():
+        coastal = hm.flag("coastal")
+        score: dict[int, float] = {}
+        for u in st.units_by_id.values():
+            if u.side != ctx.side or not u.location.isdigit() or not values.is_land(st, u) \
+                    or u.props.get("carried"):
                 continue
-            i = hm.index(t.location)
-            if not stranded[i]:
-                continue
-            near = dist_from(hm, i)
-            n = sum(1 for u in st.units_by_id.values() if u.side == ctx.side and u.location.isdigit()
-                    and values.is_land(st, u) and near[hm.index(u.location)] <= 12
-                    and stranded[hm.index(u.location)])
-            if n > most:
-                best, most = i, n
+            i = hm.index(u.location)
+            if stranded[i] and coastal[i]:
+                mg = bool(values.value(st, u, "military_government", False))
+                score[i] = score.get(i, 0.0) + (100.0 if mg else 1.0)
+        best = max(score, key=lambda i: (score[i], -i)) if score else None
         ctx.memo["pickup"] = best
-        if best is not None:
-            ctx.policy.game_memo["pickup"] = best
+        ctx.policy.game_memo["pickup"] = best
         return best
 
     def _objective(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
