@@ -556,6 +556,10 @@ def end_of_mechanized_phase(state: State, step: Any) -> None:
         ok = isinstance(to, str) and to.isdigit() and \
             int(distances(state, state.map.index(u.location))[state.map.index(to)]) <= air_range(state, u) and \
             base_refusal(state, u, to, carrier) is None
+        if isinstance(to, str) and to in state.ruleset.tables["holding_areas"]["boxes"]:  # SSA-15.5b: a box base
+            from workbench.rulesets.ssa.holding import air_link_cost
+
+            ok = bool(air_link_cost(state, u, to)[state.map.index(u.location)] <= air_range(state, u))
         if ok:
             land(state, u, to, carrier)
             state.emit("land", side=u.side, rule="SSA-6.4", text=f"{u.id} returns to {to}", unit=u.id, to=to)
@@ -587,7 +591,8 @@ def destroy_grounded_air(state: State, unit: Unit, labels: list[str]) -> None:
         return
     hexes = set(labels)
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-        if u.side != unit.side and grounded(state, u) and not u.props.get("carrier") and u.location in hexes:
+        if u.side != unit.side and grounded(state, u) and not u.props.get("carrier") \
+                and not u.props.get("carried") and u.location in hexes:  # aboard a convoy: cargo, not grounded
             eliminate(state, u, "SSA-6.3c", f" on the ground by {unit.id}")
 
 
@@ -612,6 +617,22 @@ def hook_movement(rules: Any) -> None:
     rules._ssa_air_hooked = True
 
 
+def hook_entry(order: Any, hexes_of: Any) -> None:
+    """Add SSA-6.3c to a land order that moves a unit without the move hook (rail, retreat):
+    ``hexes_of(state, order)`` gives the hex labels it enters, worked out before it moves."""
+    if getattr(order, "_ssa_entry_hooked", False):
+        return
+    inner = order.execute
+
+    def execute(state: State, o: dict[str, Any]) -> None:
+        labels = list(hexes_of(state, o))
+        inner(state, o)
+        destroy_grounded_air(state, state.unit(o["unit"]), labels)
+
+    order.execute = execute
+    order._ssa_entry_hooked = True
+
+
 def hook_sail(order: Any) -> None:
     """Add SSA-6.3d (carrier air sails with its carrier) to the sail order's ``execute``."""
     if getattr(order, "_ssa_air_hooked", False):
@@ -626,4 +647,4 @@ def hook_sail(order: Any) -> None:
     order._ssa_air_hooked = True
 
 
-__all__ = ["ELIMINATED", "FlyOrder", "LandOrder", "MISSIONS", "hook_movement", "hook_sail"]
+__all__ = ["ELIMINATED", "FlyOrder", "LandOrder", "MISSIONS", "hook_entry", "hook_movement", "hook_sail"]

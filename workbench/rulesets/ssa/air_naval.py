@@ -58,6 +58,11 @@ def register(rs: Any) -> None:
         air.hook_movement(rs.order_kinds["move"].rules)
     if "sail" in rs.order_kinds:
         air.hook_sail(rs.order_kinds["sail"])
+    if "rail" in rs.order_kinds:  # SSA-6.3c also for rail moves and retreats
+        rail = rs.order_kinds["rail"]
+        air.hook_entry(rail, lambda state, o: o.get("path") or rail._path(state, state.unit(o["unit"]), o["to"]))
+    if "retreat" in rs.order_kinds:
+        air.hook_entry(rs.order_kinds["retreat"], lambda state, o: [o["to"]])
     p = rs.procedures
     p["player/initial-movement"] = _chain(p.get("player/initial-movement"),
                                           lambda state, step: air.air_supply_expiry(state))

@@ -592,11 +592,59 @@ class RebuildOrder(OrderKind):
                    f"from {order['track']}", unit=u.id, track=order["track"], cost=cost)
 
 
+class LatinAmericaStepOrder(OrderKind):
+    """SSA-16.12b: each turn Argentina, Brazil and Chile may each either bring one reduced unit to
+    full strength or rebuild one eliminated unit at reduced strength, free (no MP source; authored,
+    tables/mobilization.toml [minor_countries] abc).  A reduced unit must trace supply to the Latin
+    America box: it must stand there, supplied (SSA-15.6d; ruling in docs/rulings-ssa.md); a rebuilt
+    unit appears in the Latin America box."""
+
+    kind = "latin_america_step"
+    rule = "SSA-16.12b"
+
+    def _spec(self, state: State) -> dict[str, Any]:
+        return mob(state)["minor_countries"]["abc"]
+
+    def _used(self, state: State, nation: str) -> bool:
+        return state.markers.get("abc_step", {}).get(nation) == state.turn
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        if has_special(state, "no_mobilization"):
+            return []
+        spec, side = self._spec(state), state.decision.side
+        box = spec["trace_to"]
+        return [{"kind": self.kind, "unit": u.id} for u in state.units_by_id.values()
+                if u.side == side and u.nation in spec["countries"] and not self._used(state, u.nation)
+                and (u.location == "Eliminated" or (u.reduced and u.location == box and _box_supplied(state, u)))]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if {"kind": self.kind, "unit": order.get("unit")} in self.legal(state):
+            return
+        u = state.units_by_id.get(order.get("unit")) if isinstance(order.get("unit"), str) else None
+        if u is not None and u.nation in self._spec(state)["countries"] and self._used(state, u.nation):
+            raise IllegalOrder(self.rule, f"{u.nation} has already had its one replacement or rebuild this turn")
+        raise IllegalOrder(self.rule, f"{order.get('unit')!r} cannot take the free step: it must be your "
+                           "Argentine, Brazilian or Chilean unit, either eliminated or reduced and in supply "
+                           "in the Latin America box")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        u = state.unit(order["unit"])
+        box = self._spec(state)["rebuilt_at"]
+        if u.location == "Eliminated":
+            u.location, u.reduced = box, True
+            text = f"{u.id} rebuilt at reduced strength in the {box} box"
+        else:
+            u.reduced = False
+            text = f"{u.id} brought back to full strength"
+        state.markers.setdefault("abc_step", {})[u.nation] = state.turn
+        state.emit("replace", side=u.side, rule=self.rule, text=text + " (free)", unit=u.id, cost=0)
+
+
 def end_of_mobilization(state: State, step: Any = None) -> None:
     """New-unit placement limits last one Mobilization stage."""
     state.markers.pop("built_at", None)
 
 
 ORDER_KINDS = {"mobilize": MobilizeOrder(), "replace": ReplaceOrder(), "demobilize": DemobilizeOrder(),
-               "rebuild": RebuildOrder()}
+               "rebuild": RebuildOrder(), "latin_america_step": LatinAmericaStepOrder()}
 PROCEDURES = {"mobilization/accrue": accrue, "mobilization/spend:exit": end_of_mobilization}

@@ -52,9 +52,24 @@ def initial_city_control(state: State) -> None:
     owners = {}
     for i in city_hexes(state):
         owners[state.map.label(i)] = {AXIS: "axis", ALLIES: "allies"}.get(int(ctrl[i]))
-    for label, policy in state.game.scenario.raw.get("occupation", {}).items():
-        if isinstance(policy, str) and label in owners:
+    country = None
+    for key, policy in state.game.scenario.raw.get("occupation", {}).items():
+        if not isinstance(policy, str):
+            continue
+        if key in owners:
+            labels = [key]
+        else:  # a country code: every Axis-held city of that country (SC2 [occupation] CU, CO, ...)
+            if country is None:
+                from workbench.rulesets.ssa.deployment import geography
+
+                country = geography(state).country
+            mask = country.get(key)
+            labels = [lab for lab in owners if mask is not None and mask[state.map.index(lab)]
+                      and owners[lab] == "axis"]
+        for label in labels:
             state.markers.setdefault("policy", {})[label] = policy
+            if policy == "coup":  # SSA-17.4c: pro-Axis by a coup
+                state.markers.setdefault("coup_origin", []).append(label)
     state.markers["city_control"] = owners
     state.markers.setdefault("atrocity", [])
 
@@ -73,6 +88,7 @@ def end_of_player_turn(state: State, side: str) -> None:
     owners = state.markers.setdefault("city_control", {})
     policy = state.markers.setdefault("policy", {})
     atrocity = set(state.markers.setdefault("atrocity", []))
+    coup = set(state.markers.get("coup_origin", []))
     by_passage = any(isinstance(r, dict) and r.get("effect") == "control_last_passed"
                      for r in state.game.scenario.raw.get("special_rules", []))
     ctrl = control_array(state)
@@ -108,6 +124,8 @@ def end_of_player_turn(state: State, side: str) -> None:
             state.emit("city_control", rule="SSA-17.5", text=f"{label}: no Axis MG, nobody controls it", hex=label)
         elif side == "allies" and allies_here and not axis_here and owners.get(label) != "allies":
             allied_mg = any(values.value(state, u, "military_government", False) for u in allies_here)
+            if label in coup and not allied_mg:
+                continue  # SSA-17.4c: a city of a coup country is taken only with an Allied MG
             if label in atrocity and not allied_mg:
                 if owners.get(label) is not None:
                     owners[label] = None  # reoccupied without an MG: nobody (17.5)
@@ -117,9 +135,54 @@ def end_of_player_turn(state: State, side: str) -> None:
             atrocity.discard(label)
             owners[label] = "allies"
             policy.pop(label, None)
-            state.emit("city_control", side="allies", rule="SSA-17.4b" if allied_mg else "SSA-17.4a",
-                       text=f"{label} is Allied again", hex=label)
+            state.emit("city_control", side="allies", rule="SSA-17.4c" if label in coup else
+                       "SSA-17.4b" if allied_mg else "SSA-17.4a", text=f"{label} is Allied again", hex=label)
+        elif side == "allies" and label in coup and owners.get(label) == "allies" and not any(
+                values.value(state, u, "military_government", False) for u in allies_here):
+            owners[label], policy[label] = "axis", "coup"  # SSA-17.4c: the MG must stay (ruling)
+            state.emit("city_control", side="axis", rule="SSA-17.4c",
+                       text=f"{label}: no Allied MG kept there, the pro-Axis coup government returns", hex=label)
     state.markers["atrocity"] = sorted(atrocity)
+
+
+def coup(state: State, country: str, side: str) -> list[str]:
+    """SSA-17.2: a coup in Latin America (war event, SSA-25) makes ``country`` pro-``side``.
+
+    Pro-Axis: every city of the country the Allies or nobody hold becomes Axis-controlled under
+    the coup government (policy ``"coup"``), which the Allies retake and hold only with a Military
+    Government (SSA-17.4c).  Pro-Allied: the coup government's cities return to the Allies and the
+    country loses its coup mark.  Cities held by occupying units of the other side stay theirs.
+    Returns the city labels that changed hands.
+    """
+    from workbench.rulesets.ssa.deployment import geography
+
+    mask = geography(state).country.get(country)
+    if mask is None or side not in ("axis", "allies"):
+        raise ValueError(f"coup: unknown country {country!r} or side {side!r}")
+    owners = state.markers.setdefault("city_control", {})
+    policy = state.markers.setdefault("policy", {})
+    coup_marks = state.markers.setdefault("coup_origin", [])
+    changed = []
+    for i in city_hexes(state):
+        label = state.map.label(i)
+        if not mask[i]:
+            continue
+        if side == "axis":
+            if label not in coup_marks:
+                coup_marks.append(label)
+            if owners.get(label) != "axis":
+                owners[label], policy[label] = "axis", "coup"
+                changed.append(label)
+        else:
+            if label in coup_marks:
+                coup_marks.remove(label)
+            if owners.get(label) == "axis" and policy.get(label) == "coup":
+                owners[label] = "allies"
+                policy.pop(label, None)
+                changed.append(label)
+    state.emit("coup", side=side, rule="SSA-17.2", text=f"coup: {country} is now pro-{side}; "
+               f"cities changing hands: {', '.join(changed) or 'none'}", country=country)
+    return changed
 
 
 def controlled_city_counts(state: State, side: str) -> dict[str, int]:
@@ -132,5 +195,5 @@ def controlled_city_counts(state: State, side: str) -> dict[str, int]:
     return out
 
 
-__all__ = ["city_hexes", "city_owner", "controls_city", "end_of_player_turn", "initial_city_control",
+__all__ = ["city_hexes", "city_owner", "controls_city", "coup", "end_of_player_turn", "initial_city_control",
            "controlled_city_counts"]

@@ -59,6 +59,7 @@ class SSARuleset(Ruleset):
         self.order_kinds.update(mobilization.ORDER_KINDS)
         self.procedures.update(mobilization.PROCEDURES)
         self.procedures.update(holding.PROCEDURES)
+        self.order_kinds.update(holding.ORDER_KINDS)  # SSA-15.5e
         self.procedures["end"] = self._end_of_turn
         self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
         air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)

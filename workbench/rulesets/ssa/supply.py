@@ -195,9 +195,13 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
         groups = [(axis_sources(state, jp), [u for u in on_map if (u.nation in JAPANESE) == jp])
                   for jp in (False, True)]
     graphs = {mech: _step_graph(state, side, mech, reverse=True) for mech in (False, True)}
-    for sources, units in groups:
+    boxed = [u for u in state.units_by_id.values() if u.side == side and values.is_land(state, u)
+             and not out.get(u.id, True) and not u.location.isdigit()]
+    for k, (sources, units) in enumerate(groups):
         points = _chain(state, graphs, sources, [u for u in units if _is_logistic(state, u)])
         _assign(state, graphs, points, sources, units, out)
+        _box_land_lines(state, graphs, points, [u for u in boxed if side == "allies"
+                                                 or (u.nation in JAPANESE) == bool(k)], out)
     del hm
     return out
 
@@ -274,10 +278,49 @@ def _assign(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoi
                 out[u.id] = True
 
 
+def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoint],
+                    units: list[Unit], out: dict[str, bool]) -> None:
+    """SSA-15.6b: a unit in a box with a land link (Latin America, SSA-15.5e) is supplied if it
+    can trace a land supply line onto the map and back to a friendly supply point.  Stepping onto
+    a hex of a linked country costs the same share of its MF as moving there (holding_areas.toml
+    ``land_link``; docs/rulings-ssa.md); the rest of its MF carries the line on as on the map."""
+    if not units or not points:
+        return
+    hm = state.map
+    boxes = state.ruleset.tables["holding_areas"]["boxes"]
+    side = units[0].side
+    friendly = np.zeros(hm.size, dtype=bool)
+    for u in state.units_by_id.values():
+        if u.side == side and u.location.isdigit() and values.is_land(state, u):
+            friendly[hm.index(u.location)] = True
+    closed = blocked_hexes(state, side) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object) \
+        if "country" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
+    dist = {mech: _cost_to(graphs[mech], [p.hex for p in points])[0] for mech in (False, True)}
+    for u in units:
+        link = boxes.get(u.location, {}).get("land_link")
+        if not isinstance(link, dict):
+            continue
+        entry = np.isin(country, list(link["from_countries"])) & ~closed
+        if not entry.any():
+            continue
+        left = values.mf(state, u) - link_cost(values.mf(state, u), link)
+        if float(dist[values.is_mech(state, u)][entry].min()) <= left:
+            out[u.id] = True
+
+
+def link_cost(full: float, link: dict) -> int:
+    """SSA-15.5e-f: the share of a movement or range factor a box link costs (``half_mf`` /
+    ``half_range``), rounded as the table says (up, authored)."""
+    half = Fraction(str(full)) / 2
+    return int(-(-half // 1)) if link.get("rounding", "up") == "up" else int(half // 1)
+
+
 def _box_supplied(state: State, unit: Unit) -> bool:
     """SSA-15.6: in a holding area a unit needs a friendly logistic unit and transport there,
-    except Axis units in Europe or the Far East (15.6a) and Argentine, Brazilian and Chilean
-    units in Latin America (15.6d)."""
+    except Axis units in Europe or the Far East (15.6a), units an air cargo supplies in Latin
+    America (15.6c) and Argentine, Brazilian and Chilean units in Latin America (15.6d).  The
+    land line of 15.6b is :func:`_box_land_lines`."""
     box = unit.location
     spec = state.ruleset.tables["holding_areas"]["boxes"].get(box)
     if spec is None:
@@ -285,6 +328,10 @@ def _box_supplied(state: State, unit: Unit) -> bool:
     if unit.side == "axis" and spec.get("axis_always_supplied"):
         return True
     if unit.nation in spec.get("always_supplied_nations", ()):  # SSA-15.6d
+        return True
+    from workbench.rulesets.ssa.holding import box_air_supplied
+
+    if box_air_supplied(state, unit):  # SSA-15.6c
         return True
     here = [u for u in state.units_by_id.values() if u.location == box and u.side == unit.side]
     return any(_is_logistic(state, u) for u in here) and any(u.type == "transport" for u in here)
