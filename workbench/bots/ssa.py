@@ -188,30 +188,26 @@ class SSABrain(Brain):
         return dist_to_set(hm, set(pts))
 
     def _stranded(self, ctx: Context) -> np.ndarray:
-        """``bool[N]``: land hexes from which no city of the map can be reached over land (an
+        """``bool[N]``: land hexes whose landmass holds fewer than a tenth of the map's cities (an
         island such as Iceland); units there must go by sea (SSA-7.7).  Once per game."""
         memo = ctx.policy.game_memo
         if "stranded" not in memo:
-            from workbench.engine.search import multi_source_reach
+            from scipy.sparse import coo_matrix
+            from scipy.sparse.csgraph import connected_components
+
             from workbench.rulesets.ssa.occupation import city_hexes
 
             hm = ctx.state.map
             land = ~hm.is_water
-            cities = [i for i in city_hexes(ctx.state) if land[i]]
-            # an island counts as stranded when its land reaches fewer than a tenth of the cities
-            owner = np.full(hm.size, -1, dtype=np.int64)
-            stranded = np.zeros(hm.size, dtype=bool)
-            big = max(1, len(cities) // 10)
-            for i in np.flatnonzero(land & (owner < 0)):
-                if owner[i] >= 0:
-                    continue
-                comp = multi_source_reach(hm.neighbors, land, [int(i)])
-                members = comp >= 0
-                owner[members] = i
-                n_cities = int(np.count_nonzero(members[np.asarray(cities, dtype=np.int64)])) if cities else 0
-                if n_cities < big:
-                    stranded[members] = True
-            memo["stranded"] = stranded
+            nb = hm.neighbors
+            i, d = np.nonzero((nb >= 0) & land[:, None])
+            j = nb[i, d]
+            keep = land[j]
+            graph = coo_matrix((np.ones(int(keep.sum())), (i[keep], j[keep])), shape=(hm.size, hm.size))
+            _, label = connected_components(graph, directed=False)
+            cities = np.asarray([c for c in city_hexes(ctx.state) if land[c]], dtype=np.int64)
+            per_mass = np.bincount(label[cities], minlength=int(label.max()) + 1)
+            memo["stranded"] = land & (per_mass[label] < max(1, cities.size // 10))
         return memo["stranded"]
 
     # == mobilization ================================================================
