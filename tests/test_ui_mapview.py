@@ -74,6 +74,20 @@ def test_taps_map_to_hexes(toy_state):
     assert hit == ["0604"]
 
 
+def test_a_slow_or_quick_second_click_is_still_a_click(toy_state):
+    """BokehJS turns a click held (or queued behind a busy page) past 300 ms into a PressUp and a
+    click within 300 ms of the last into a DoubleTap; the map takes each as a click."""
+    from bokeh.events import DoubleTap, PressUp, Tap
+
+    view = MapView(toy_state)
+    hit = []
+    view.on_click(hit.append)
+    x, y = view.xy("0604")
+    for kind in (Tap, PressUp, DoubleTap):
+        view.fig._trigger_event(kind(view.fig, x=x, y=y))
+    assert hit == ["0604"] * 3
+
+
 def test_big_live_maps_send_only_the_hexes_around_the_view():
     import workbench as wb
     from workbench.demo import DEFAULT_SCENARIO

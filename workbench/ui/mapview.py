@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bokeh.events import Tap
+from bokeh.events import DoubleTap, PressUp, Tap
 from bokeh.models import ColumnDataSource, CustomJSHover, HoverTool, LinearColorMapper, Range1d
 from bokeh.plotting import figure
 from bokeh.util.hex import axial_to_cartesian
@@ -166,8 +166,12 @@ class MapView:
             ("hex", "@lab{custom} (@t{custom})"), ("country", "@c{custom}"), ("sides", "@f{custom}"),
             ("place", "@p{custom}")]))
         if interactive:  # standalone pages cannot run Python callbacks
-            # a Tap event carries data coordinates; selections would be swallowed by overlays
-            self.fig.on_event(Tap, self._tapped)
+            # a Tap event carries data coordinates; selections would be swallowed by overlays.
+            # BokehJS calls a second click within 300 ms a DoubleTap and a click held (or queued
+            # behind a busy page) past 300 ms a PressUp instead of a Tap: all three are a click here,
+            # or a click on a loaded machine is silently lost.
+            for kind in (Tap, DoubleTap, PressUp):
+                self.fig.on_event(kind, self._tapped)
 
         # overlays: the rule layers (toggled rarely) each in a source; the marks that change on
         # every click (reach, selection, targets, air range, fog) share one source and one renderer
@@ -435,7 +439,7 @@ class MapView:
         for h in self._click_handlers:
             h(label)
 
-    def _tapped(self, event: Tap) -> None:
+    def _tapped(self, event: Tap | DoubleTap | PressUp) -> None:
         label = self.hex_at(event.x, event.y)
         if label is not None:
             self.click(label)
