@@ -23,7 +23,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import assault, values
 from workbench.rulesets.ssa.casualties import naval_strength
 from workbench.rulesets.ssa.losses import eliminate, reduce
 from workbench.rulesets.ssa.movement import other
@@ -105,6 +105,9 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else None
     if kinds and any(kinds[hm.index(t)] == "industrial" for t in targets) and city.get("defender") not in ("*", None):
         shifts.append((-int(city["defender"]), "industrial city", "TEC"))
+    landing = assault.defender_shift(state, att_units)
+    if landing is not None:  # G-09, SSA-22.2
+        shifts.append(landing)
     column = base
     for n, _, _ in shifts:
         column = adj.shift(column, n, tables=tables)
@@ -114,6 +117,8 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
 
 def _across_river(state: State, a: str, b: str) -> bool:
     hm = state.map
+    if a == b:  # a unit that landed in the hex it attacks (G-09) crosses no hexside
+        return False
     return hm.side_has(a, b, "river") or hm.side_has(a, b, "canal")
 
 
@@ -143,7 +148,8 @@ class AttackOrder(OrderKind):
         out = []
         for t in sorted(self._targets(state, side)):
             near = set(hm.neighbors[hm.index(t)].tolist())  # a set: one lookup per attacker
-            adjacent = sorted(uid for uid, i in attackers if i in near)
+            ti = hm.index(t)
+            adjacent = sorted(uid for uid, i in attackers if i in near or i == ti)
             adjacent = [a for a in adjacent if self._why_not(state, side, [a], [t]) is None]
             if not adjacent:
                 continue
@@ -170,8 +176,10 @@ class AttackOrder(OrderKind):
             if t not in open_targets:
                 return f"SSA-11.2: {t} holds no enemy land units that can still be attacked this phase"
             for a in attackers:
-                if hm.index(state.unit(a).location) not in hm.neighbors[hm.index(t)]:
-                    return f"SSA-11.1: {a} is not adjacent to {t}; every attacker must be adjacent to every hex it attacks"
+                unit = state.unit(a)
+                why = assault.attack_refusal(state, unit, t, hm.index(unit.location) in hm.neighbors[hm.index(t)])
+                if why:  # SSA-11.1, with the amphibious-assault exception (G-09)
+                    return why
             dfn = _land_units_at(state, t, other(side))
             if dfn and all(values.value(state, u, "security_only", False) for u in dfn) and not security:
                 return f"SSA-3.3: the units in {t} can be attacked only by security combat"
@@ -241,11 +249,12 @@ def apply_result(state: State, result: str, side: str, a: Assessment) -> None:
     elif result == "DR":
         start_retreats(state, enemy, a.defenders, "SSA-11.9c")
     elif result == "AR":
-        start_retreats(state, side, a.attackers, "SSA-11.9e")
+        start_retreats(state, side, assault.retreat_instead(state, a.attackers, "SSA-11.9e"), "SSA-11.9e")
     elif result == "AE":
         for uid in a.attackers:
             reduce(state, state.unit(uid), "SSA-11.9f")
-        start_retreats(state, side, _survivors(state, a.attackers), "SSA-11.9f")
+        start_retreats(state, side, assault.retreat_instead(state, _survivors(state, a.attackers), "SSA-11.9f"),
+                       "SSA-11.9f")
     elif result == "AZ":
         for uid in a.attackers:
             eliminate(state, state.unit(uid), "SSA-11.9g")

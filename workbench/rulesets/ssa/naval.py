@@ -402,7 +402,8 @@ class DebarkOrder(OrderKind):
         if not hm.flag("coastal")[i]:
             return "SSA-7.7e: cargo stays aboard at sea; it debarks only in a coastal hex or a box"
         if enemy_present(state, unit.side)[i]:
-            return "SSA-7.7g: units may not debark among enemy land or naval units"
+            return ("SSA-7.7g: units may not debark among enemy land or naval units"
+                    " (land units may storm ashore with an amphibious_assault order)")
         if values.domain(state, unit) == "air":
             from workbench.rulesets.ssa.air import base_refusal
 

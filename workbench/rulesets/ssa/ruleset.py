@@ -7,7 +7,7 @@ from pathlib import Path
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
-from workbench.rulesets.ssa import air_naval, holding, mobilization, supply, victory
+from workbench.rulesets.ssa import air_naval, assault, holding, mobilization, supply, victory
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults, setup_breaches
@@ -52,7 +52,8 @@ class SSARuleset(Ruleset):
         self.order_kinds = {"move": SSAMoveOrder(SSAMovement()), "rail": RailOrder(),
                             "attack": AttackOrder(), "retreat": RetreatOrder(),
                             "take_losses": TakeLossesOrder(), "deploy": DeployOrder(),
-                            "sail": SailOrder(), "embark": EmbarkOrder(), "debark": DebarkOrder()}
+                            "sail": SailOrder(), "embark": EmbarkOrder(), "debark": DebarkOrder(),
+                            "amphibious_assault": assault.AmphibiousAssaultOrder()}
         self.procedures["player/combat/land:exit"] = self._end_land_combat
         for key in MOVEMENT_STEPS:
             self.procedures[key + ":exit"] = self._end_movement_phase
@@ -103,7 +104,9 @@ class SSARuleset(Ruleset):
                 u.props.pop(k, None)
 
     def _end_land_combat(self, state: State, step: Step) -> None:
-        """SSA-11.2: the once-per-phase marks are cleared when the Combat phase ends."""
+        """SSA-11.2: the once-per-phase marks are cleared when the Combat phase ends; amphibious
+        assaults that did not clear their hex fail (G-09, SSA-10.1g)."""
+        assault.end_of_land_combat(state, state.phasing)
         state.markers.pop("attacked_hexes", None)
         for u in state.units_by_id.values():
             u.props.pop("attacked", None)

@@ -32,6 +32,7 @@ from workbench.engine.search import multi_source_reach
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.assault import in_supply as assault_in_supply
 from workbench.rulesets.ssa.movement import MECH_PHASE, MOVEMENT_MARK, blocked_hexes, other
 from workbench.rulesets.ssa.occupation import city_hexes, controls_city
 from workbench.rulesets.ssa.terrain import hexside_steps
@@ -66,7 +67,8 @@ def _make_step_graph(state: State, side: str, mech: bool, reverse: bool = False)
     for u in state.units_by_id.values():
         if u.side == side and u.location.isdigit() and values.is_land(state, u):
             friendly[hm.index(u.location)] = True
-    closed = blocked_hexes(state, side) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
+    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
     rows, cols, cost, target = hexside_steps(state, mech, state.arrays.get("bombed"), reverse)
     keep = ~closed[target]
     rows, cols, cost = rows[keep], cols[keep], cost[keep]
@@ -202,6 +204,9 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
         _assign(state, graphs, points, sources, units, out)
         _box_land_lines(state, graphs, points, [u for u in boxed if side == "allies"
                                                  or (u.nation in JAPANESE) == bool(k)], out)
+    for u in on_map:  # SSA-10.1g: units making an amphibious assault (G-09)
+        if not out[u.id] and assault_in_supply(state, u):
+            out[u.id] = True
     del hm
     return out
 
@@ -293,7 +298,8 @@ def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[S
     for u in state.units_by_id.values():
         if u.side == side and u.location.isdigit() and values.is_land(state, u):
             friendly[hm.index(u.location)] = True
-    closed = blocked_hexes(state, side) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
+    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object) \
         if "country" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
     dist = {mech: _cost_to(graphs[mech], [p.hex for p in points])[0] for mech in (False, True)}

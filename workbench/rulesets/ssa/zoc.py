@@ -16,9 +16,13 @@ from workbench.rulesets.ssa.terrain import terrain_arrays
 
 
 def exerts_land_zoc(state: State, unit) -> bool:  # noqa: ANN001 - Unit
+    """SSA-8.G; units ashore by amphibious assault exert none until they clear their hex
+    (G-09, tables/assault.toml ``zoc_before_cleared``)."""
     return (values.is_land(state, unit) and not values.is_leader(state, unit)
             and unit.location.isdigit() and not unit.props.get("underground")
-            and not unit.props.get("carried"))
+            and not unit.props.get("carried")
+            and not (unit.props.get("assault_hex") == unit.location
+                     and not state.ruleset.tables["assault"]["amphibious"].get("zoc_before_cleared", False)))
 
 
 def land_zoc(state: State, side: str) -> np.ndarray:
