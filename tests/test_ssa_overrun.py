@@ -65,8 +65,8 @@ def test_ssa_11_10e_may_overrun_again_and_continue_moving(move):
     assert s.unit("US-2").location == "Eliminated" and s.unit("GE-pz1").props["mf_spent"] == 8
     s = move([*pz(3), CONVOY, us_red(), us_red("US-3", "0506")])
     s.apply({"kind": "overrun", "units": IDS3, "target": "0505"})
-    for u in IDS3:  # the stack moves on into the cleared hex
-        s.apply({"kind": "move", "unit": u, "path": ["0505"]})
+    s.apply({"kind": "move", "unit": "GE-pz1", "path": ["0505"]})  # the stack moves on as one (11.10c)
+    assert all(s.unit(u).location == "0505" for u in IDS3)
     e = refused(s, {"kind": "overrun", "units": IDS3, "target": "0506"}, "SSA-11.10d")
     assert "2 MF left" in e.why  # 4 + (1 + 1 into the ZOC of US-3)
 
@@ -87,6 +87,19 @@ def test_ssa_11_10c_units_must_move_together_as_a_stack(move):
     s = move([*pz(3), CONVOY, us_red()])
     s.apply({"kind": "move", "unit": "GE-pz1", "path": ["0403", "0404"]})
     refused(s, {"kind": "overrun", "units": IDS3, "target": "0505"}, "SSA-11.10c")
+
+
+def test_ssa_11_10c_the_overrun_stack_moves_as_one_for_the_rest_of_the_phase(move):
+    inf = {"id": "GE-i1", "nation": "GE", "type": "infantry_division", "at": "0404"}  # 8-5: 1 MF after 4
+    stack = ["GE-pz1", "GE-pz2", "GE-i1"]
+    s = move([*pz(2), inf, CONVOY, us_red()])
+    s.apply({"kind": "overrun", "units": stack, "target": "0505"})  # 34 vs 4: 8-1
+    # two clear hexes cost the panzers 2 of their 4 MF left, but the infantry has 1: it cannot follow
+    refused(s, {"kind": "move", "unit": "GE-pz1", "path": ["0505", "0605"]}, "SSA-11.10c")
+    assert all(s.unit(u).location == "0404" for u in stack)  # nothing moved
+    s.apply({"kind": "move", "unit": "GE-pz1", "path": ["0505"]})
+    assert [s.unit(u).location for u in stack] == ["0505"] * 3
+    assert [s.unit(u).props["mf_spent"] for u in stack] == [5, 5, 5]
 
 
 def test_ssa_11_10a_land_units_only(move):

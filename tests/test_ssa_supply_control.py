@@ -65,6 +65,20 @@ def test_ssa_10_1f_coastal_convoy_supplies_three_divisions(ssa_game):
     assert sum(st.values()) == 3
 
 
+def test_ssa_12_3a_a_bombed_port_supplies_only_as_a_coastal_hex(ssa_game):
+    import numpy as np
+
+    units = [{"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0306"}]  # Port City, a port
+    units += [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": h}
+              for i, h in enumerate(["0405", "0406", "0307", "0305"])]
+    s = state_of(ssa_game, units)
+    assert sum(supply_status(s, "axis").values()) == 4  # a port supplies any number (SSA-10.1f)
+    bombed = np.zeros(s.map.size, dtype=bool)
+    bombed[s.map.index("0306")] = True  # "a coastal city cannot be used as a port"
+    s.arrays["bombed"] = bombed
+    assert sum(supply_status(s, "axis").values()) == 3  # the coastal-hex limit of 3 divisions
+
+
 def test_ssa_15_6a_axis_always_supplied_in_europe(ssa_game):
     s = state_of(ssa_game, [{"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "Europe"},
                             {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "Europe"}])

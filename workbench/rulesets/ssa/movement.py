@@ -265,10 +265,38 @@ class SSAMovement(MovementRules):
         pass_through(state, unit, path)
 
 
+def overrun_mates(state: State, unit: Unit) -> list[Unit]:
+    """SSA-11.10c: the other units of ``unit``'s overrun stack still with it this phase."""
+    stack = unit.props.get("overrun_stack")
+    if not stack:
+        return []
+    return [state.units_by_id[m] for m in stack if m != unit.id and m in state.units_by_id
+            and state.units_by_id[m].location == unit.location]
+
+
 class SSAMoveOrder(MoveOrder):
     """The engine move order plus SS Amerika's minimum move and MF bookkeeping."""
 
     def check(self, state: State, order: dict[str, Any]) -> None:
+        self._check_one(state, order)
+        unit = state.units_by_id[order["unit"]]
+        mates = overrun_mates(state, unit)
+        if mates:  # SSA-11.10c: the rest of the overrun stack moves with it, on the same path
+            path = self._path_of(state, unit, order)
+            for mate in mates:
+                try:
+                    self._check_one(state, {"kind": order.get("kind", "move"), "unit": mate.id, "path": path})
+                except IllegalOrder as exc:
+                    raise IllegalOrder("SSA-11.10c", f"{unit.id} overran together with {mate.id}, which must "
+                                       f"move with it for the rest of the phase but cannot: {exc.why}") from None
+
+    def _path_of(self, state: State, unit: Unit, order: dict[str, Any]) -> list[str]:
+        if "path" in order:
+            return list(order["path"])
+        path = self.route(state, unit, order["to"])
+        return path if path is not None else [order["to"]]  # the one-hex minimum move (SSA-5.4)
+
+    def _check_one(self, state: State, order: dict[str, Any]) -> None:
         try:
             super().check(state, order)
         except IllegalOrder as exc:
@@ -304,13 +332,12 @@ class SSAMoveOrder(MoveOrder):
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.units_by_id[order["unit"]]
         if "path" not in order:
-            path = self.route(state, unit, order["to"])
-            if path is None:  # the one-hex minimum move (SSA-5.4)
-                path = [order["to"]]
-            order = {**order, "path": path}
-        cost = self.path_cost(state, unit, order["path"])
-        unit.props["mf_spent"] = float(unit.props.get("mf_spent", 0)) + cost
-        super().execute(state, order)
+            order = {**order, "path": self._path_of(state, unit, order)}
+        mates = overrun_mates(state, unit)
+        for mover in (unit, *mates):  # SSA-11.10c: an overrun stack moves as one
+            cost = self.path_cost(state, mover, order["path"])
+            mover.props["mf_spent"] = float(mover.props.get("mf_spent", 0)) + cost
+            super().execute(state, {**order, "unit": mover.id})
 
     def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
         """A minimum move (SSA-5.4) spends all the unit's MF, whatever the hex costs."""

@@ -11,9 +11,10 @@ land unit in the hex is eliminated, with no die roll, and the stack may move
 on and overrun again (11.10e).  An overrun below the threshold is an illegal
 order: nothing is spent.
 
-11.10c is recorded (``props["overrun_stack"]``); the engine moves one unit per
-order, so keeping the stack together afterwards is the player's duty (see the
-report on engine changes).
+11.10c: the stack is recorded (``props["overrun_stack"]``); for the rest of the
+phase a move order for one of its units moves the others still with it along
+the same path, and is refused if any of them cannot follow
+(``movement.SSAMoveOrder``).
 
 Events: ``overrun`` (data: units, target, defenders, attack, defense, column).
 """

@@ -104,8 +104,11 @@ def _sea_edge(state: State, ocean: str | None) -> np.ndarray:
 def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
     """SSA-10.1e-f: Axis convoys in coastal hexes with a clear sea trace to their holding area.
 
-    Memoised per position (unit epoch): supply, air bases, mobilization and the bots ask."""
-    return list(state.derived(("ssa.axis_sources", japanese), lambda: _axis_sources(state, japanese)))
+    Memoised per position (unit epoch) and bombing (a bombed port is no port, SSA-12.3a):
+    supply, air bases, mobilization and the bots ask."""
+    bombed = state.arrays.get("bombed")
+    return list(state.derived(("ssa.axis_sources", japanese), lambda: _axis_sources(state, japanese),
+                              id(bombed), None if bombed is None else bombed.tobytes()))
 
 
 def _axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
@@ -119,6 +122,9 @@ def _axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
     reach = _sea_reach(state, ocean, enemy_naval)
     coastal = hm.flag("coastal")
     port = hm.flag("port")
+    bombed = state.arrays.get("bombed")
+    if bombed is not None:  # SSA-12.3a: a bombed coastal city cannot be used as a port
+        port = port & ~bombed
     out: list[SupplyPoint] = []
     seen: set[int] = set()
     for u in state.units_by_id.values():
