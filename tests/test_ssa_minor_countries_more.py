@@ -229,3 +229,46 @@ def test_ssa_18_8_to_18_10_forces_join_only_their_permitted_side_in_the_latin_am
                 if any(u["nation"] == nation for u in r["units"]):
                     assert r["at"] == "Latin America" and r["trigger"]["event"] == "country_enters_war", name
                     assert r["side"] in (*LATIN[nation], "event"), name
+
+
+def _neutral_band(path):  # noqa: ANN001, ANN202
+    """Columns 09-11, rows 03-12 are Mexico: its inner hexes are column 10, rows 04-12."""
+    hm = build_ssa_testmap(path)
+    labels = hm.hexes["id"].to_list()
+    col = np.array([int(h[:2]) for h in labels])
+    row = np.array([int(h[2:]) for h in labels])
+    country = np.array(hm.hexes["country"].to_list(), dtype=object)
+    country = np.where((col >= 9) & (col <= 11) & (row >= 3), "MX", country)
+    hexes = hm.hexes.with_columns(pl.Series("country", country.tolist(), dtype=pl.String))
+    out = HexMap("ssa-mx-band", hm.grid, hexes, hm.sides, hm.places, hm.meta)
+    out.save(path)
+    return out
+
+
+def test_ssa_18_11a_air_units_fly_round_a_neutral_countrys_inner_hexes(tmp_path):
+    import networkx as nx
+
+    from workbench.rulesets.ssa.air import flight_distances
+
+    _neutral_band(tmp_path / "map")
+    fighter = unit("US-f", "US", "0806", "standard_fighter")  # range 6, at Mill Town (an airbase)
+    path = tmp_path / "scenario.toml"
+    path.write_text(scenario_text(str(tmp_path / "map"), [fighter, unit("GE-i", "GE", "1206")],
+                                  extra='MX = "neutral"'))
+    s = to_step(load_scenario(path).new_state(seed=1), "player/initial-movement", "allies")
+    hm = s.map
+    inner = {h for h in hm.labels_list if h[:2] == "10" and int(h[2:]) >= 4}
+    assert {hm.label(i) for i in np.flatnonzero(s.arrays["neutral"])} >= inner  # border columns 09, 11 are open
+    # an independent count: breadth-first search round the inner hexes
+    g = nx.Graph((hm.label(a), hm.label(int(b))) for a in range(hm.size) for b in hm.neighbors[a]
+                 if b >= 0 and hm.label(a) not in inner and hm.label(int(b)) not in inner)
+    around = nx.shortest_path_length(g, "0806", "1206")
+    straight = int(hm.grid.distance(np.array([hm.index("0806")]), np.array([hm.index("1206")]))[0])
+    assert (straight, around) == (4, 8)
+    assert int(flight_distances(s, hm.index("0806"))[hm.index("1206")]) == around
+    with pytest.raises(IllegalOrder) as exc:  # 4 hexes as the crow flies, 8 round Mexico: beyond range 6
+        s.apply({"kind": "fly", "unit": "US-f", "to": "1206", "mission": "interdict_ground"})
+    assert exc.value.rule == "SSA-18.11a" and "the way round is 8 hexes" in exc.value.why
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fly", "unit": "US-f", "to": "1006", "mission": "transfer"})
+    assert exc.value.rule == "SSA-18.11a" and "no way round" in exc.value.why

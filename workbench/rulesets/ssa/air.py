@@ -88,6 +88,62 @@ def distances(state: State, i: int) -> np.ndarray:
     return d
 
 
+#: A flight distance for hexes no flight may reach (inside a neutral country).
+UNREACHABLE = 10**6
+
+
+def _airspace_cache(state: State) -> dict[str, Any]:
+    """Per game: the neutral array the cache was made for (neutral arrays are replaced, never
+    changed in place), its closed airspace and the flight distances computed over it."""
+    neutral = state.arrays.get("neutral")
+    cache = state.game.__dict__.setdefault("_ssa_airspace", {"neutral": None, "closed": None, "d": {}})
+    if cache["neutral"] is not neutral:
+        closed = None if neutral is None else neutral & ~state.map.flag("coastal")
+        cache.update(neutral=neutral, closed=closed if closed is not None and closed.any() else None, d={})
+    return cache
+
+
+def neutral_airspace(state: State) -> np.ndarray | None:
+    """``bool[N]``: neutral hexes air units may not fly over (SSA-18.11a-b): a neutral country's
+    coastal and border hexes are open to them, its inner hexes are not.  ``None`` when none."""
+    return _airspace_cache(state)["closed"]
+
+
+def flight_distances(state: State, i: int) -> np.ndarray:
+    """``int[N]``: hexes an air unit at hex ``i`` flies to reach each hex (SSA-6.1), going round
+    the inner hexes of neutral countries (SSA-18.11a); :data:`UNREACHABLE` where it cannot."""
+    cache = _airspace_cache(state)
+    closed = cache["closed"]
+    if closed is None:
+        return distances(state, i)
+    d = cache["d"].get(i)
+    if d is None:
+        from workbench.engine.search import multi_source_reach
+
+        d = multi_source_reach(state.map.neighbors, ~closed, [i])
+        d = np.where(d < 0, UNREACHABLE, d)
+        if len(cache["d"]) > 512:
+            cache["d"].clear()
+        cache["d"][i] = d
+    return d
+
+
+def range_refusal(state: State, u: Unit, to: str, limit: int, rule: str, what: str) -> str | None:
+    """Why ``to`` is out of a flight of at most ``limit`` hexes (citing SSA-18.11a when only the
+    neutral detour makes it too far), or ``None``."""
+    hm = state.map
+    i, j = hm.index(u.location), hm.index(to)
+    d = int(flight_distances(state, i)[j])
+    if d <= limit:
+        return None
+    straight = int(distances(state, i)[j])
+    if straight <= limit:
+        around = "no way round" if d >= UNREACHABLE else f"the way round is {d} hexes"
+        return (f"SSA-18.11a: air units may cross a neutral country only over its coastal and border "
+                f"hexes; {to} is {straight} hexes from {u.location} but {around} ({what} {limit})")
+    return f"{rule}: {to} is {straight} hexes from {u.location}; {what} {limit}"
+
+
 def air_tables(state: State) -> dict[str, Any]:
     return state.ruleset.tables["air"]
 
@@ -369,16 +425,14 @@ class FlyOrder(OrderKind):
         if not isinstance(to, str) or not hm.has_hex(to):
             return f"SSA-6.0: {to!r} is not a hex of the map"
         rng = air_range(state, u)
-        d = int(distances(state, hm.index(u.location))[hm.index(to)])
         if mission == "transfer":
             if u.props.get("flown"):
                 return f"SSA-6.6: {u.id} flew a mission this turn and may not transfer"
             if to == u.location and carrier == u.props.get("carrier"):
                 return f"SSA-6.6: {u.id} is already based there"
             mult = int(air_tables(state)["movement"]["transfer_leg_multiplier"])
-            if d > mult * rng:
-                return f"SSA-6.6: a transfer leg may be at most {mult} x range = {mult * rng} hexes; {to} is {d}"
-            return base_refusal(state, u, to, carrier)
+            why = range_refusal(state, u, to, mult * rng, "SSA-6.6", f"a transfer leg may be at most {mult} x range =")
+            return why or base_refusal(state, u, to, carrier)
         if key != INITIAL:
             return "SSA-6.4: air missions fly out only in the Initial Movement phase"
         if u.props.get("flown") or u.props.get("transferred"):
@@ -388,8 +442,9 @@ class FlyOrder(OrderKind):
         why = mission_refusal(state, u, mission)
         if why:
             return why
-        if d > rng:
-            return f"SSA-6.2: {to} is {d} hexes away; {u.id}'s range is {rng}"
+        why = range_refusal(state, u, to, rng, "SSA-6.2", f"{u.id}'s range is")
+        if why:
+            return why
         if not mission_targets(state, u.side, mission)[hm.index(to)]:
             return f"SSA-12.G: {to} holds no target for a {mission.replace('_', ' ')} mission"
         limit = int(air_tables(state)["basing"]["max_in_air_over_hex"])
@@ -407,7 +462,7 @@ class FlyOrder(OrderKind):
             if u.side not in room:
                 room[u.side] = land_base_capacity(state, u.side) - land_occupancy(state, u.side)
             i = hm.index(u.location)
-            dist = distances(state, i)
+            dist = flight_distances(state, i)
             rng = air_range(state, u)
             if key == INITIAL and not (u.props.get("flown") or u.props.get("transferred")) \
                     and base_supplied(state, u):
@@ -479,11 +534,8 @@ class LandOrder(OrderKind):
         hm = state.map
         if not isinstance(to, str) or not hm.has_hex(to):
             return f"SSA-6.4: {to!r} is not a hex of the map"
-        d = int(distances(state, hm.index(u.location))[hm.index(to)])
-        rng = air_range(state, u)
-        if d > rng:
-            return f"SSA-6.2: {to} is {d} hexes from {u.location}; the way back may be at most the range {rng}"
-        return base_refusal(state, u, to, carrier)
+        why = range_refusal(state, u, to, air_range(state, u), "SSA-6.2", "the way back may be at most the range")
+        return why or base_refusal(state, u, to, carrier)
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         if _step_key(state) != MECH:
@@ -493,7 +545,7 @@ class LandOrder(OrderKind):
         out = []
         room: dict[str, np.ndarray] = {}
         for u in sorted(self.fliers(state), key=lambda u: u.id):
-            dist = distances(state, hm.index(u.location))
+            dist = flight_distances(state, hm.index(u.location))
             rng = air_range(state, u)
             if u.side not in room:
                 room[u.side] = land_base_capacity(state, u.side) - land_occupancy(state, u.side)
@@ -554,7 +606,7 @@ def end_of_mechanized_phase(state: State, step: Any) -> None:
         to = state.unit(carrier).location if carrier and carrier in state.units_by_id \
             and on_map(state.unit(carrier)) else base
         ok = isinstance(to, str) and to.isdigit() and \
-            int(distances(state, state.map.index(u.location))[state.map.index(to)]) <= air_range(state, u) and \
+            int(flight_distances(state, state.map.index(u.location))[state.map.index(to)]) <= air_range(state, u) and \
             base_refusal(state, u, to, carrier) is None
         if isinstance(to, str) and to in state.ruleset.tables["holding_areas"]["boxes"]:  # SSA-15.5b: a box base
             from workbench.rulesets.ssa.holding import air_link_cost

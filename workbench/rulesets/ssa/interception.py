@@ -33,7 +33,7 @@ from workbench.rulesets.ssa.air import (
     FIGHTER_TYPES,
     air_range,
     base_supplied,
-    distances,
+    flight_distances,
     flying,
     grounded,
     over_hex,
@@ -74,7 +74,7 @@ class InterceptOrder(OrderKind):
 
     def _in_range(self, state: State, u: Unit, target: str) -> bool:
         hm = state.map
-        return int(distances(state, hm.index(u.location))[hm.index(target)]) <= air_range(state, u)
+        return int(flight_distances(state, hm.index(u.location))[hm.index(target)]) <= air_range(state, u)
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = []
