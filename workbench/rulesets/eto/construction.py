@@ -16,6 +16,13 @@
 * No deficit spending: a nation pays from a positive track, then its reserve
   (37.1, 37.8).  Minor partners' units are paid by their major at the major's
   cost (37.0).
+* Step 3 repairs (37.5): ``{"kind": "build", "repair": hex, "nation": major}`` removes a
+  Destroyed installation marker (``state.markers["destroyed"]``) from a friendly hex, even
+  out of supply, for 2 EPs; the repair always succeeds in a seasonal turn.
+* Partisans (45.0-45.3, 37.6): built by the Western Allies / USSR (the USSR only after its
+  war with Germany began, track ``war.SU-GE``), for a partisan country conquered or partly
+  occupied, up to its maximum on the map (force_pools.toml [partisan_max]) and the seasonal
+  limit (costs.toml [free].partisans_per_season); placed next to a home resource hex.
 * Siberian transfers (43.1): entering Step 3 the USSR rolls 1d6 + Soviet home
   city resource hexes (and Riga) held by the Axis; that many infantry from the
   Siberian Transfers box may be built free.
@@ -107,27 +114,109 @@ def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = 
     return None
 
 
+def partisan_home(state: State, nation: str) -> np.ndarray:
+    """ETO-45.0, 45.3: the (original) home country of a partisan country: its units.toml
+    ``countries`` or, for a country without a nation row, force_pools.toml [partisan_countries]."""
+    if nation in state.ruleset.tables["units"]["nations"]:
+        return home_mask(state, nation, original=True)
+    ta = terrain_arrays(state)
+    names = state.ruleset.tables["force_pools"].get("partisan_countries", {}).get(nation, [])
+    return np.isin(ta.country, names) & ta.land
+
+
+def partisan_max(state: State, nation: str) -> int | None:
+    """ETO-45.1: the country's maximum number of partisans (None: not a partisan country)."""
+    row = state.ruleset.tables["force_pools"]["partisan_max"]
+    v = row.get(nation)
+    return int(v) if isinstance(v, int) else None
+
+
+def partisans_on_map(state: State, nation: str) -> int:
+    return sum(1 for u in state.units_by_id.values()
+               if u.nation == nation and values.on_map(u) and values.unit_class(state, u) == "partisan")
+
+
+def season_start_month(label: str) -> str:
+    """The first month (``YYYY-MM``) a turn label stands for: a seasonal turn comes before the
+    first month of its season (ETO-SOP 1.2: winter Jan, spring Apr, summer Jul, autumn Oct)."""
+    tail = label[5:]
+    if tail in SEASONS:
+        return f"{label[:4]}-{1 + 3 * SEASONS.index(tail):02d}"
+    return label
+
+
+def soviet_at_war_with_germany(state: State) -> bool:
+    """ETO-45.2: "The Soviet Union cannot purchase partisan units until after it goes to war with
+    Germany": the track named by costs.toml [free].soviet_war_track holds the month the war began,
+    and that month lies before this turn."""
+    key = state.ruleset.tables["costs"]["free"]["soviet_war_track"]
+    began = str(state.tracks.get(key, "") or "")
+    return bool(began) and began < season_start_month(state.turn_label)
+
+
+def partisan_country_occupied(state: State, nation: str, side: str) -> bool:
+    """ETO-45.0: "subject to partisan activity after they have been conquered, or when they are
+    partially occupied by the units of an invader": at least one hex of the country's home
+    territory is controlled by the partisans' enemy (docs/rulings-eto.md)."""
+    enemy = SIDE_CODE[values.other(side)]
+    return bool((partisan_home(state, nation) & (control(state) == enemy)).any())
+
+
+def partisan_build_why_not(state: State, unit: Unit) -> str | None:
+    """ETO-45.0-45.2: who may build a partisan, for which country, and how many."""
+    if values.major_of(state, unit.nation) not in state.ruleset.tables["costs"]["free"]["partisan_builders"]:
+        return "ETO-45.2: only the Western Allies and the USSR build partisans"
+    cap = partisan_max(state, unit.nation)
+    if cap is None:
+        return f"ETO-45.1: {unit.nation} is not a partisan country"
+    if values.major_of(state, unit.nation) == "SU" and not soviet_at_war_with_germany(state):
+        return "ETO-45.2: the USSR cannot build partisans until after it goes to war with Germany"
+    if not partisan_country_occupied(state, unit.nation, unit.side):
+        return f"ETO-45.0: {unit.nation} is neither conquered nor partly occupied, so it has no partisans yet"
+    if partisans_on_map(state, unit.nation) >= cap:
+        return f"ETO-45.1: {unit.nation} already has its maximum of {cap} partisans on the map"
+    limit = partisan_limit(state)
+    if track(state, "partisans_built") >= limit:
+        return (f"ETO-45.2: the limit of {limit} partisan(s) built per seasonal turn in {state.turn_label[:4]} "
+                f"is reached")
+    return None
+
+
 def partisan_ok(state: State, unit: Unit, label: str) -> str | None:
-    """ETO-37.6, 45.3: in the home country, adjacent to (not in) a home resource hex; neither in
-    enemy ZOC; not in a hex with units."""
+    """ETO-37.6, 45.3: placed within the home country (need not be friendly), adjacent to but not
+    in a home resource hex; neither the partisan hex nor that resource hex in enemy ZOC; not on or
+    adjacent to an enemy airbase holding an air unit; not in a hex with units (45.6)."""
     hm = state.map
     if not hm.has_hex(label):
         return f"ETO-37.6: no hex {label!r}"
     i = hm.index(label)
     ta = terrain_arrays(state)
-    home = home_mask(state, unit.nation, original=True)
+    home = partisan_home(state, unit.nation)
     ez = zoc(state, values.other(unit.side))
-    if not home[i] or not ta.land[i] or ta.resource[i] or ta.city_resource[i] or ez[i]:
-        return f"ETO-45.3: {label} must be a home hex, not a resource hex, not in enemy ZOC"
+    if not home[i] or not ta.land[i]:
+        return f"ETO-37.6: partisans are placed within their home country; {label} is outside it"
+    if ta.resource[i] or ta.city_resource[i]:
+        return f"ETO-37.6: a partisan goes next to a resource hex, not in one ({label} is a resource hex)"
+    if ez[i]:
+        return f"ETO-37.6: {label} is in enemy ZOC"
     if values.units_at(state, label):
         return f"ETO-45.6: {label} is occupied"
     res = [int(j) for j in hm.neighbors[i] if j >= 0 and (ta.resource[j] or ta.city_resource[j]) and home[j]]
-    if not any(not ez[j] for j in res):
-        return f"ETO-37.6: {label} is not adjacent to a home resource hex free of enemy ZOC"
+    if not res:
+        return f"ETO-37.6: {label} is not adjacent to a home-country resource hex"
+    if all(ez[j] for j in res):
+        return f"ETO-37.6: every home resource hex next to {label} is in enemy ZOC"
+    air = set(state.ruleset.tables["costs"]["partisan_placement"]["air_classes"])
+    near = {i, *(int(j) for j in hm.neighbors[i] if j >= 0)}
+    for u in state.units_by_id.values():
+        if u.side != unit.side and values.on_map(u) and values.unit_class(state, u) in air \
+                and hm.index(u.location) in near:
+            return f"ETO-37.6: {label} is on or next to an enemy airbase holding an air unit ({u.location})"
     return None
 
 
 def partisan_limit(state: State) -> int:
+    """ETO-45.2: partisans buildable per seasonal turn (Western Allies and USSR together)."""
     per = state.ruleset.tables["costs"]["free"]["partisans_per_season"]
     year = int(state.turn_label[:4])
     return int(per["pre_1942"] if year < 1942 else per["1942"] if year == 1942 else per["after_1942"])
@@ -146,7 +235,53 @@ def hub_hexes(state: State, unit: Unit) -> list[str]:
     return [hm.label(int(i)) for i in idx]
 
 
+DESTROYED = "destroyed"  # state.markers key: {hex: {"kind": "fortification"|"airfield", ...}}
+
+
+def destroyed_installations(state: State) -> dict[str, dict[str, Any]]:
+    """ETO-27.6, 37.5: Destroyed installation markers, by hex (``state.markers["destroyed"]``)."""
+    return state.markers.get(DESTROYED, {})
+
+
+def repair_cost(state: State) -> int:
+    """ETO-37.5, ETO-CHART-1 "Install. Repair": 2 EPs, automatically successful in a seasonal turn."""
+    return int(state.ruleset.tables["costs"]["repairs"]["installation_repair_seasonal"])
+
+
+def repair_why_not(state: State, side: str, label: str, nation: str) -> str | None:
+    """ETO-37.5: "A destroyed installation marker can be removed from any friendly hex, even one
+    marked out of supply, for a cost of 2 EPs"; only majors pay (37.0), with positive EPs and no
+    deficit spending (37.1, 37.8: the reserve may pay)."""
+    if label not in destroyed_installations(state):
+        return f"ETO-37.5: there is no destroyed installation at {label!r}"
+    i = state.map.index(label)
+    if control(state)[i] != SIDE_CODE[side]:
+        return f"ETO-37.5: {label} is not a friendly hex"
+    if nation not in state.game.scenario.sides[side] or values.nation_kind(state, nation) != "major":
+        return f"ETO-37.0: only a major country of your side can pay for the repair, not {nation!r}"
+    cost = repair_cost(state)
+    if track(state, f"{nation}.eps") <= 0 and track(state, f"{nation}.reserve") <= 0:
+        return f"ETO-37.1: {nation} has no positive EPs"
+    if spendable(state, nation) < cost:
+        return f"ETO-37.1: {nation} cannot pay {cost} EPs (no deficit spending)"
+    return None
+
+
+def repair(state: State, side: str, label: str, nation: str) -> None:
+    """ETO-37.5: pay 2 EPs; the Destroyed marker is removed and the installation works again,
+    for the side that repaired it (27.6: "repaired by the capturing player")."""
+    cost = repair_cost(state)
+    pay(state, nation, cost, "ETO-37.5", f"repairing the installation at {label}")
+    row = dict(state.markers[DESTROYED].pop(label))
+    kind = str(row.get("kind", "fortification"))
+    state.markers.setdefault("forts", {})[label] = {"side": side, "kind": kind}
+    state.emit("installation_repaired", side=side, rule="ETO-37.5",
+               text=f"{kind} at {label} repaired by {nation} ({cost} EPs)", hex=label, nation=nation, eps=cost)
+
+
 class BuildOrder(OrderKind):
+    """ETO-37.2 (units), 37.5 (``{"kind": "build", "repair": hex, "nation": major}``), 43.1, 45.2."""
+
     kind = "build"
     rule = "ETO-37.2"
 
@@ -178,11 +313,7 @@ class BuildOrder(OrderKind):
                 return f"ETO-37.1: {major} cannot pay {cost} EPs (no deficit spending)"
         cls = values.unit_class(state, unit)
         if cls == "partisan":
-            if unit.nation not in state.ruleset.tables["costs"]["free"]["partisan_builders"]:
-                return "ETO-45.2: only the Western Allies and the USSR build partisans"
-            if track(state, "partisans_built") >= partisan_limit(state):
-                return "ETO-45.2: no more partisans this season"
-            return partisan_ok(state, unit, str(order.get("at", "")))
+            return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))
         if delay(state, unit) == 0 or unit.location == SIBERIA:
             return placement_ok(state, unit, str(order.get("at", "")))
         if "at" in order:
@@ -199,7 +330,9 @@ class BuildOrder(OrderKind):
                 if values.unit_class(state, u) == "partisan":
                     hm = state.map
                     ta = terrain_arrays(state)
-                    home = home_mask(state, u.nation, original=True)
+                    if partisan_build_why_not(state, u) is not None:
+                        continue
+                    home = partisan_home(state, u.nation)
                     cands = sorted({hm.label(int(j)) for i in np.flatnonzero(home & (ta.resource | ta.city_resource))
                                     for j in hm.neighbors[i] if j >= 0})
                     out += [{**base, "at": h} for h in cands if self._why_not(state, u, {**base, "at": h}) is None]
@@ -208,10 +341,19 @@ class BuildOrder(OrderKind):
                             if self._why_not(state, u, {**base, "at": h}) is None]
                 elif self._why_not(state, u, base) is None:
                     out.append(base)
+        majors = [n for n in state.game.scenario.sides[side] if values.nation_kind(state, n) == "major"]
+        for label in sorted(destroyed_installations(state)):
+            out += [{"kind": "build", "repair": label, "nation": n} for n in majors
+                    if repair_why_not(state, side, label, n) is None]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side
+        if "repair" in order:
+            why = repair_why_not(state, side, str(order["repair"]), str(order.get("nation", "")))
+            if why:
+                raise IllegalOrder.cited(why, "ETO-37.5")
+            return
         u = state.units_by_id.get(order.get("unit", ""))
         if u is None or u.side != side or u.location not in (FORCE_POOL, SIBERIA) \
                 or values.unit_class(state, u) in ("hq", "general"):
@@ -221,6 +363,9 @@ class BuildOrder(OrderKind):
             raise IllegalOrder.cited(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
+        if "repair" in order:
+            repair(state, state.decision.side, str(order["repair"]), str(order["nation"]))
+            return
         u = state.unit(order["unit"])
         depleted = bool(order.get("depleted", False))
         from_siberia = u.location == SIBERIA

@@ -40,16 +40,33 @@ def season(state: State) -> str:
     return state.turn_label[5:]
 
 
+def soviet_war_began_before(state: State) -> bool:
+    """The USSR-Axis war began before this turn: the track costs.toml [free].soviet_war_track
+    (``war.SU-GE``, the month it began) lies before this seasonal turn's first month; a
+    scenario with the ``soviet_income_invaded`` rule but no such track is at war from the start."""
+    from workbench.rulesets.eto.construction import season_start_month
+
+    key = state.ruleset.tables["costs"]["free"]["soviet_war_track"]
+    began = str(state.tracks.get(key, "") or "")
+    if not began:
+        return supply.special(state, "soviet_income_invaded")
+    return began < season_start_month(state.turn_label)
+
+
 def base_income(state: State, nation: str) -> int:
-    """ETO-36.1, 36.3: this season's base income, updating the Soviet track."""
+    """ETO-36.1, 36.3: this season's base income, updating the Soviet track: invaded by the Axis,
+    the USSR's 45 "jumps to 80 EPs on the following seasonal turn" and rises by 20 "every winter
+    seasonal turn after the USSR is at war with the Axis" (once per winter turn, however often
+    this is asked)."""
     table = state.ruleset.tables["income"]["base"].get(nation, {})
     key = f"{nation}.income_base"
     base = int(state.tracks.get(key, table.get("eps", 0)))
-    if nation == "SU" and supply.special(state, "soviet_income_invaded"):
+    if nation == "SU" and supply.special(state, "soviet_income_invaded") and soviet_war_began_before(state):
         if base < int(table.get("after_axis_invasion", 80)):
             base = int(table.get("after_axis_invasion", 80))
-        if season(state) == "winter":
+        if season(state) == "winter" and state.tracks.get("SU.income_raised") != state.turn_label:
             base += int(table.get("winter_increase", 20))
+            state.tracks["SU.income_raised"] = state.turn_label
     state.tracks[key] = base
     return base
 
@@ -64,38 +81,72 @@ def prewar_mask(state: State) -> np.ndarray:
     return mask
 
 
+def resource_owner(state: State, side: str) -> tuple[np.ndarray, np.ndarray]:
+    """ETO-36.1: for each hex, the index (into the side's major list) of the major its
+    non-home resource EPs go to, and whether it pays as a minor partner (no supply line
+    needed).  Colonies pay their owner, minor partners their major, captured hexes the
+    major named in income.toml [resource_owner] (else the partnership's default)."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    mine = [n for n, s in majors(state) if s == side]
+    owner_tab = state.ruleset.tables["income"]["resource_owner"]
+    colonies = state.ruleset.tables["income"]["resource_hexes"]["colonies_with_income"]
+    default = str(owner_tab["default"].get(side, mine[0] if mine else ""))
+    owner = np.full(hm.size, mine.index(default) if default in mine else -1, dtype=np.int64)
+    for country, major in owner_tab.get("captured", {}).items():
+        if major in mine:
+            owner[ta.country == country] = mine.index(major)
+    partner = np.zeros(hm.size, dtype=bool)
+    for country, major in owner_tab.get("partners", {}).items():
+        if major in mine:
+            m = ta.country == country
+            owner[m] = mine.index(major)
+            partner |= m
+    for n in state.game.scenario.sides[side]:
+        if values.nation_kind(state, n) == "minor" and values.major_of(state, n) in mine:
+            m = home_mask(state, n, original=True)
+            owner[m] = mine.index(values.major_of(state, n))
+            partner |= m
+    for major in mine:
+        m = np.isin(ta.country, colonies.get(major, []))
+        owner[m] = mine.index(major)
+        partner &= ~m
+    return owner, partner
+
+
 def resource_income(state: State, nation: str, side: str) -> tuple[int, list[str]]:
-    """ETO-36.1: EPs for non-home resource hexes; returns (EPs, notes)."""
+    """ETO-36.1: EPs for non-home resource hexes (each pays one major, :func:`resource_owner`);
+    returns (EPs, notes).  Colonies and captured hexes count only if not in enemy ZOC and
+    tracing a supply line home; minor partners pay even without one."""
     hm = state.map
     ta = terrain_arrays(state)
     ctrl = control(state)
     res = np.flatnonzero((ta.resource | ta.city_resource) & (ctrl == SIDE_CODE[side]))
     table = state.ruleset.tables["income"]["resource_hexes"]
-    home = home_mask(state, nation, original=True)
+    colonies = np.isin(ta.country, table["colonies_with_income"].get(nation, []))
+    mine = [n for n, s in majors(state) if s == side]
+    owner, partner = resource_owner(state, side)
+    me = mine.index(nation)
     ez = zoc(state, values.other(side))
     reach = supply.reach(state, nation, side)
-    partners = [n for n in state.game.scenario.sides[side]
-                if values.nation_kind(state, n) == "minor" and values.major_of(state, n) == nation]
-    partner_home = np.zeros(hm.size, dtype=bool)
-    for p in partners:
-        partner_home |= home_mask(state, p, original=True)
-    other_homes = np.zeros(hm.size, dtype=bool)
-    for n, s in majors(state):
-        if s == side and n != nation:
-            other_homes |= home_mask(state, n, original=True)
+    homes = np.zeros(hm.size, dtype=bool)
+    for n in mine:
+        homes |= home_mask(state, n, original=True)
     su_orig = home_mask(state, "SU", original=True) if "SU" in state.ruleset.tables["units"]["nations"] else None
     prewar = prewar_mask(state)
     total, notes = 0, []
     for i in res:
-        if home[i] or other_homes[i]:
+        if homes[i] or owner[i] != me:
             continue
-        if partner_home[i]:
+        if partner[i]:
             total += int(table["minor_partner"])
             notes.append(f"{hm.label(int(i))} minor partner +{table['minor_partner']}")
             continue
         if ez[i] or reach[i] < 0:
             continue
-        if side == "axis" and su_orig is not None and su_orig[i]:
+        if colonies[i]:
+            v = int(table["colony"])
+        elif side == "axis" and su_orig is not None and su_orig[i]:
             v = int(table["captured_soviet_original_by_axis"])
         elif side == "axis" and prewar[i]:
             v = int(table["soviet_prewar_conquest_captured_by_axis"])
