@@ -7,7 +7,15 @@ from pathlib import Path
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
-from workbench.rulesets.ssa import air_naval, assault, holding, mobilization, supply, victory
+from workbench.rulesets.ssa import (
+    air_naval,
+    assault,
+    holding,
+    mobilization,
+    supply,
+    victory,
+    war_events,
+)
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults, setup_breaches
@@ -64,6 +72,7 @@ class SSARuleset(Ruleset):
         self.procedures["end"] = self._end_of_turn
         self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
         air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)
+        war_events.register(self)  # optional SSA-25, 27; SSA-18.8-18.10, SC5 SR2
         for key in MOVEMENT_STEPS:  # SSA-10.G, after air supply that ran its turn has ended (SSA-10.1h)
             self.procedures[key] = _then(self.procedures.get(key), supply.judge_for_movement)
 
