@@ -116,6 +116,28 @@ def blitzkrieg_active(state: State, enemy_nation: str) -> bool:
     return v == f"active:{state.turn_label}"
 
 
+def blitzkrieg_rules(state: State) -> dict[str, Any]:
+    """The blitzkrieg restrictions and exceptions (``crt.toml`` ``[blitzkrieg]``, 44.1-44.5)."""
+    return state.ruleset.tables["crt"].get("blitzkrieg", {})
+
+
+def blitzkrieg_applies(state: State, kind: str, attackers: list[Unit], defenders: list[Unit]) -> bool:
+    """ETO-44.2-44.4: whether the +1 applies to a combat of ``kind`` ("land", "air-naval",
+    "installation-bombing", "strategic-warfare", ...).  44.3: only the kinds in ``applies_to``
+    (the land core has only land attacks); 44.2: a German land unit must take part; 44.4: never
+    against an all-British defending stack; then the bonus must be active against a defending
+    unit's nation (44.1, 44.5)."""
+    b = blitzkrieg_rules(state)
+    if kind not in b.get("applies_to", ["land"]):
+        return False
+    if not any(u.nation == b.get("attacker_nation", "GE") for u in attackers):
+        return False
+    never = set(b.get("never_vs_all", []))
+    if defenders and all(u.nation in never for u in defenders):
+        return False
+    return any(blitzkrieg_active(state, n) for n in {u.nation for u in defenders})
+
+
 def soviet_winter_term(state: State, side: str, attackers: list[Unit], defenders: list[Unit], target: str) -> str | None:
     """ETO-43.4: W-weather turns while the proficiency window is open."""
     if state.tracks.get("soviet_winter") != "active" or state.tracks.get("weather") != "W":
@@ -131,6 +153,13 @@ def soviet_winter_term(state: State, side: str, attackers: list[Unit], defenders
     return None
 
 
+def retreated_this_step(state: State, u: Unit) -> bool:
+    """ETO-27.3: the unit retreated into its hex during the current step (it neither adds its
+    strength nor absorbs losses there unless every other defender is eliminated)."""
+    v = u.props.get("retreated_into")
+    return v is True or (bool(v) and v == current_mode(state))
+
+
 def assess(state: State, side: str, attacker_ids: list[str], target: str, *, reaction: bool = False) -> Assessment:
     """Strengths, DRMs and odds column of one attack, without rolling (26.1-26.4).  ``reaction``:
     an armor reaction attack in the enemy's offensive (26.5; Zhukov's bonus as on defence, 43.7)."""
@@ -139,7 +168,7 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
     ta = terrain_arrays(state)
     enemy = values.other(side)
     attackers = [state.unit(a) for a in attacker_ids]
-    defenders = [u for u in combat_units_at(state, target, enemy) if not u.props.get("retreated_into")] \
+    defenders = [u for u in combat_units_at(state, target, enemy) if not retreated_this_step(state, u)] \
         or combat_units_at(state, target, enemy)
     contrib: list[tuple[str, int, str]] = []
     land_att = 0
@@ -198,15 +227,20 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
     # DRMs (26.4)
     cond = conditions(state)
     defender_weather = {MUD: "mud", WINTER: "winter"}.get(int(cond[ti]), "fair")
-    enemy_nations = {u.nation for u in defenders}
-    blitz = any(u.nation == "GE" for u in attackers) and any(blitzkrieg_active(state, n) for n in enemy_nations)
-    att_oos = any(not supply.in_supply_for_effects(state, u) for u in attackers)
-    dfn_oos = bool(defenders) and (any(u.props.get("oos") for u in defenders)
-                                   or not any(supply.in_supply_for_effects(state, u) for u in defenders))
-    river = bool(attackers) and all(ta.river_side[hm.index(u.location), side_dir(state, u.location, target)]
-                                    or ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)]
-                                    for u in attackers)
-    lake = any(ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)] for u in attackers)
+    blitz = blitzkrieg_applies(state, "land", attackers, defenders)
+    # paratroops that dropped into the hex (19.3) neither negate nor cause river DRMs, and their
+    # supply was judged at the airbase (19.1)
+    ground = [u for u in attackers if u.location != target]
+    att_oos = any(not supply.in_supply_for_effects(state, u) for u in ground)
+    from workbench.rulesets.eto.paradrop import paras_lifted
+
+    with paras_lifted(state, target):
+        dfn_oos = bool(defenders) and (any(u.props.get("oos") for u in defenders)
+                                       or not any(supply.in_supply_for_effects(state, u) for u in defenders))
+    river = bool(ground) and all(ta.river_side[hm.index(u.location), side_dir(state, u.location, target)]
+                                 or ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)]
+                                 for u in ground)
+    lake = any(ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)] for u in ground)
     all_severe = all(ta.severe[hm.index(u.location)] for u in [*attackers, *defenders])
     frozen = state.tracks.get("weather") == "W" and (all_severe or lake)
     terms = adj.combat_drm_terms(defender_weather=defender_weather, blitzkrieg=blitz,
@@ -442,14 +476,20 @@ class ResolveOrder(OrderKind):
 
 def _trigger_blitzkrieg(state: State, side: str, attackers: list[Unit], target: str) -> None:
     """ETO-44.1: the first German attack on a unit of a nation inside its home country turns the
-    bonus on for the rest of the turn (once per nation per game)."""
-    if side != "axis" or not any(u.nation == "GE" for u in attackers):
+    bonus on for the rest of the turn (once per nation per game).  ETO-44.5: against US units
+    the first German attack anywhere on the map does so (no scenario switch needed)."""
+    b = blitzkrieg_rules(state)
+    if side != "axis" or not any(u.nation == b.get("attacker_nation", "GE") for u in attackers):
         return
+    anywhere = set(b.get("anywhere_first_turn", []))
     for u in combat_units_at(state, target, "allies"):
         key = f"blitzkrieg.{u.nation}"
-        if state.tracks.get(key) == "unused" and home_mask(state, u.nation)[state.map.index(target)]:
+        status = state.tracks.get(key, "unused" if u.nation in anywhere else None)
+        if status != "unused":
+            continue
+        if u.nation in anywhere or home_mask(state, u.nation)[state.map.index(target)]:
             state.tracks[key] = f"active:{state.turn_label}"
-            state.emit("blitzkrieg", side=side, rule="ETO-44.1",
+            state.emit("blitzkrieg", side=side, rule="ETO-44.5" if u.nation in anywhere else "ETO-44.1",
                        text=f"blitzkrieg bonus against {u.nation} for {state.turn_label}", nation=u.nation)
 
 
@@ -488,7 +528,10 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         return
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
     a = assess(state, side, attackers, target, reaction=d["mode"] == "reaction")
-    dfn_supplied = {u: supply.traces(state, state.unit(u)) for u in a.defenders}
+    from workbench.rulesets.eto.paradrop import paras_lifted
+
+    with paras_lifted(state, target):
+        dfn_supplied = {u: supply.traces(state, state.unit(u)) for u in a.defenders}
     (die,) = state.roll(purpose=f"land combat {a.attack} vs {a.defense} at {target} ({a.column}, DRM {a.drm:+d})",
                         rule="ETO-26.1", side=side)
     modified = die + a.drm
@@ -539,6 +582,16 @@ def proceed(state: State) -> None:
                 continue
             n = c["attacker_steps"]
             c["stage"] = "defender"
+            if n and alive and not c["affects_defender"]:
+                # 19.4/28.7 (ruling): the result cannot vacate the hex, so dropped paras are lost
+                # anyway; each one's removal is one of the attacker's step losses
+                from workbench.rulesets.eto.paradrop import dropped_attackers
+
+                for p in dropped_attackers(state, c)[:n]:
+                    losses.eliminate(state, p, "ETO-28.7" if c["mode"] in ("breakthrough", "exploitation")
+                                     else "ETO-19.4", f" ({c['target']} cannot be vacated: one attacker step loss)")
+                    n -= 1
+                alive = [a for a in alive if values.on_map(state.unit(a))]
             if n and alive:
                 if losses_forced(state, alive, n):
                     apply_steps(state, alive, n, "ETO-27.2")
@@ -550,18 +603,23 @@ def proceed(state: State) -> None:
             continue
         if stage == "defender":
             dfn = [u for u in c["defenders"] if values.on_map(state.unit(u)) and state.unit(u).location == c["target"]]
+            # 27.3: units that retreated into the hex this step share a DE, a (D2) or a stack retreat
+            late = sorted(u.id for u in combat_units_at(state, c["target"], enemy) if u.id not in c["defenders"])
             c["stage"] = "retreats"
             if c["defender_eliminated"]:
                 for u in dfn:
                     losses.eliminate(state, state.unit(u), "ETO-27.1", " (DE)")
+                for u in late:
+                    losses.eliminate(state, state.unit(u), "ETO-27.3", " (DE: retreated into the hex this step)")
                 continue
             if c["retreat"]:
-                c["retreat_hexes"] = {u: c["retreat"] for u in dfn}
+                c["retreat_hexes"] = {u: c["retreat"] for u in [*dfn, *late]}
                 continue
             if c["flex"] and dfn:
                 state.push_interrupt("defender_losses", enemy, "ETO-27.1",
                                      f"{c['result']}: lose steps or retreat the stack ({c['flex']} in all)",
-                                     ["take_losses"], role="defender", steps=c["flex"], units=sorted(dfn))
+                                     ["take_losses"], role="defender", steps=c["flex"], units=sorted(dfn),
+                                     reserve=late)
                 return
             continue
         if stage == "retreats":
@@ -601,9 +659,14 @@ def proceed(state: State) -> None:
 
 
 def finish(state: State, c: dict[str, Any]) -> None:
+    from workbench.rulesets.eto import paradrop
+    from workbench.rulesets.eto.control import pass_through
     from workbench.rulesets.eto.losses import lone_commanders_in_zoc
 
+    paradrop.not_vacated(state, c)  # 19.4, 28.7, 29.4
     vacated = not combat_units_at(state, c["target"], values.other(c["side"]))
+    for p in paradrop.dropped_attackers(state, c) if vacated else []:
+        pass_through(state, p, [state.map.index(c["target"])])  # 24.4: the para holds the hex
     if c["mode"] == "combat" and vacated:
         for a in c["attackers"]:
             u = state.unit(a)
@@ -627,14 +690,19 @@ def finish(state: State, c: dict[str, Any]) -> None:
 
 def installations(state: State, c: dict[str, Any]) -> None:
     """ETO-27.6: installation markers in the defender's hex are destroyed if every defender
-    retreated or was eliminated."""
+    retreated or was eliminated.  The marker leaves play as a fortification and is marked
+    Destroyed in ``state.markers["destroyed"]`` (by hex: kind, the side that held it, turn), so
+    the capturing player may repair it (37.5, ``construction.repair``)."""
     if combat_units_at(state, c["target"], values.other(c["side"])):
         return
     forts = state.markers.get("forts", {})
     if c["target"] in forts and forts[c["target"]].get("side") != c["side"]:
-        forts.pop(c["target"])
+        old = forts.pop(c["target"])
+        kind = str(old.get("kind", "fortification"))
+        state.markers.setdefault("destroyed", {})[c["target"]] = {
+            "kind": kind, "side": old.get("side"), "turn": state.turn_label}
         state.emit("installation_destroyed", side=c["side"], rule="ETO-27.6",
-                   text=f"fortification at {c['target']} destroyed", hex=c["target"])
+                   text=f"{kind} at {c['target']} destroyed", hex=c["target"], installation=kind)
 
 
 def losses_forced(state: State, units: list[str], n: int) -> bool:
@@ -690,7 +758,12 @@ class TakeLossesOrder(OrderKind):
         f = state.frames[-1]
         data = f["data"]
         exact = data["role"] == "attacker"
-        return [{"kind": "take_losses", "units": opt} for opt in loss_options(state, data["units"], data["steps"], exact)]
+        reserve = list(data.get("reserve", []))
+        opts = loss_options(state, [*data["units"], *reserve], data["steps"], exact)
+        if reserve:  # 27.3: a unit that retreated in this step loses steps only after all the others
+            full = {u: values.steps_left(state, state.unit(u)) for u in data["units"]}
+            opts = [o for o in opts if not set(o) & set(reserve) or all(o.count(u) == n for u, n in full.items())]
+        return [{"kind": "take_losses", "units": opt} for opt in opts]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         units = order.get("units")
@@ -711,7 +784,7 @@ class TakeLossesOrder(OrderKind):
                 step_loss(state, u, "ETO-27.2")
         if data["role"] == "defender":
             hexes = data["steps"] - len(order["units"])
-            survivors = [u for u in data["units"] if values.on_map(state.unit(u))]
+            survivors = [u for u in [*data["units"], *data.get("reserve", [])] if values.on_map(state.unit(u))]
             c["retreat_hexes"] = {u: hexes for u in survivors} if hexes else {}
             state.emit("defender_choice", side=f["side"], rule="ETO-27.1",
                        text=f"{len(order['units'])} step(s) lost, retreat {hexes} hex(es)",

@@ -412,6 +412,8 @@ class MoveOrder(OrderKind):
         for u in state.units_by_id.values():
             if u.side != d.side or not values.on_map(u) or u.props.get("moved"):
                 continue
+            if u.props.get("dropped") == state.turn_label:
+                continue  # 19.4, 28.7: a para stays in its drop hex for the rest of the turn
             cls = values.unit_class(state, u)
             if mode == "movement":
                 if u.props.get("activated") or u.props.get("railed"):
@@ -472,6 +474,9 @@ class MoveOrder(OrderKind):
             raise IllegalOrder(self.rule, f"there is no unit {uid!r}")
         unit = state.units_by_id[uid]
         mode = self.mode(state)
+        if unit.props.get("dropped") == state.turn_label:
+            raise IllegalOrder("ETO-28.7", f"{uid} paradropped into {unit.location} this turn and must stay there "
+                               "for the rest of the turn (it may only retreat, 19.4)")
         if unit not in self.movers(state) or (values.unit_class(state, unit) == "general" and mode != "movement"):
             why = {"movement": "ETO-30.0: only units not activated for an offensive move now, once each",
                    "offensive": "ETO-24.0: only activated land units that have not moved this step "

@@ -135,8 +135,8 @@ class RailOrder(OrderKind):
         out = []
         for u in state.units_by_id.values():
             if u.side != side or not values.on_map(u) or u.props.get("activated") or u.props.get("moved") \
-                    or u.props.get("railed"):
-                continue
+                    or u.props.get("railed") or u.props.get("dropped") == state.turn_label:
+                continue  # dropped paras stay in their hex for the turn (19.4, 28.7)
             if values.unit_class(state, u) not in state.ruleset.tables["rail"]["limits"]["eligible_classes"]:
                 continue
             if ez[state.map.index(u.location)]:

@@ -138,7 +138,7 @@ class RetreatOrder(OrderKind):
         u = state.unit(order["unit"])
         start_hex = u.location
         u.location = order["path"][-1]
-        u.props["retreated_into"] = True
+        u.props["retreated_into"] = state.markers.get("combat", {}).get("mode") or True  # 27.3: this step
         pass_through(state, u, [state.map.index(h) for h in order["path"]])
         state.emit("retreat", side=u.side, rule=self.rule, text=f"{u.id} retreats {start_hex} → {u.location}",
                    unit=u.id, start=start_hex, path=order["path"])

@@ -27,6 +27,7 @@ from workbench.rulesets.eto import (
     hq,
     income,
     initiative,
+    paradrop,
     rail,
     reaction,
     replenishment,
@@ -91,6 +92,7 @@ class ETORuleset(Ruleset):
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction.ReactOrder(),
+            paradrop.ParadropOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -99,6 +101,7 @@ class ETORuleset(Ruleset):
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive
         p["resolve:exit"] = self._end_attack_sequence
+        p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
         p["end/supply"] = supply.supply_step
         p["end/replenishment"] = replenishment.begin
@@ -125,6 +128,13 @@ class ETORuleset(Ruleset):
                 out.append(f"{y:04d}-{SEASON_BEFORE[m]}")
             out.append(label)
         return out
+
+    def condition(self, state: State, when: str) -> bool:
+        """``paradrop:paratroops`` / ``paradrop:paradrops``: attack-sequence steps 4A-A and 4A-E
+        (ETO-19.2) apply when a drop is possible / flying (:func:`paradrop.step_applies`)."""
+        if when.startswith("paradrop:"):
+            return paradrop.step_applies(state, when.split(":", 1)[1])
+        return super().condition(state, when)
 
     def turn_root(self, state: State) -> str:
         return "seasonal" if state.turn_label[5:].isalpha() else "monthly"
