@@ -230,6 +230,27 @@ class ETOBrain(Brain):
                 out.append((best, h))
         return sorted(out, key=lambda t: (-t[0], t[1]))
 
+    def _minor_candidates(self, ctx: Context) -> set[str]:
+        """Axis minor partners with unactivated combat units next to the enemy and a minor offensive
+        left this month (22.4)."""
+        from workbench.rulesets.eto import command, values
+
+        if ctx.side != "axis":
+            return set()
+        st, hm = ctx.state, ctx.state.map
+        info = self._info(ctx)
+        out = set()
+        for u in st.units_by_id.values():
+            if u.side != ctx.side or not values.on_map(u) or values.nation_kind(st, u.nation) != "minor":
+                continue
+            if u.nation in out or not command.can_activate(st, u, ctx.side):
+                continue
+            if command.track(st, f"{u.nation}.minor_offensives_used") >= command.minor_offensives_allowed(st, u.nation):
+                continue
+            if values.unit_class(st, u) in ("infantry", "armor") and info["to_enemy"][hm.index(u.location)] <= 1:
+                out.add(u.nation)
+        return out
+
     # -- decisions ----------------------------------------------------------------------------
     def buy(self, ctx: Context) -> dict[str, Any] | None:
         from workbench.rulesets.eto import values
@@ -257,7 +278,8 @@ class ETOBrain(Brain):
         key = ("begins", ctx.state.turn)
         n = ctx.policy.game_memo.get(key, 0)
         if ctx.side == "axis":
-            if n >= 16 or not (self._hq_candidates(ctx) or self._stack_candidates(ctx)):
+            if n >= 24 or not (self._hq_candidates(ctx) or self._stack_candidates(ctx)
+                               or self._minor_candidates(ctx)):
                 return None
         elif n >= 2:
             return None
@@ -295,8 +317,14 @@ class ETOBrain(Brain):
             if ctx.side != "axis" or memo.get("stack_tried"):
                 return None
             memo["stack_tried"] = True
-            opts = {o["hex"]: o for o in ctx.legal("activate") if o.get("mode") == "stack"}
-            return ctx.first_ok(opts[h] for _v, h in self._stack_candidates(ctx) if h in opts)
+            legal = ctx.legal("activate")
+            opts = {o["hex"]: o for o in legal if o.get("mode") == "stack"}
+            order = ctx.first_ok(opts[h] for _v, h in self._stack_candidates(ctx) if h in opts)
+            if order is None:  # a minor country's own offensive (22.4): its units near the enemy
+                minors = self._minor_candidates(ctx)
+                order = ctx.first_ok(o for o in legal if o.get("mode") == "minor" and o.get("form") == "home"
+                                     and o.get("nation") in minors)
+            return order
         if memo.get("activation_done"):
             return None
         opts = [o for o in ctx.legal("activate") if "unit" in o]
@@ -321,11 +349,70 @@ class ETOBrain(Brain):
             return (1 if u.nation == major else 2, d, u.id)
 
         ranked = sorted((w, o) for o in opts if (w := want(o)) is not None)
+        if off.get("mode") == "hq" and ctx.side == "axis":
+            chosen = self._pre_plan(ctx, [o["unit"] for _w, o in ranked])
+            ranked = [(w, o) for w, o in ranked if w[0] == 0 or o["unit"] in chosen]
         for _w, o in ranked:
             if ctx.ok(o):
                 return o
         memo["activation_done"] = True
         return None
+
+    def _pre_plan(self, ctx: Context, candidates: list[str]) -> set[str]:
+        """The units an HQ offensive needs: attackers for as many targets as it may attack (the best
+        odds each, up to 6:1) and armor able to break through; the rest stay unactivated, free to
+        move in the Movement phase or to make stack offensives of their own (22.3)."""
+        from workbench.rulesets.eto import adjudicate as adj
+        from workbench.rulesets.eto import command, values
+
+        memo = self._off(ctx)
+        if "pre_plan" in memo:
+            return memo["pre_plan"]
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        limit = command.attacks_left(st, "combat")
+        enemy_hexes = [int(i) for i in np.flatnonzero(info["enemy"] > 0)]
+        units = {uid: st.unit(uid) for uid in candidates}
+        reach: dict[str, set[int]] = {}
+        chosen: set[str] = set()
+        for uid, u in units.items():
+            here = hm.index(u.location)
+            ma = values.printed_ma(st, u)
+            near = {t for t in enemy_hexes if int(hm.grid.distance(here, t)) <= ma + 1}
+            if near:
+                reach[uid] = near
+            if values.unit_class(st, u) == "armor" and any(int(hm.grid.distance(here, t)) <= 3 for t in near):
+                chosen.add(uid)  # breakthrough candidates (28.1: two hexes, then attack)
+        planned: set[int] = set()
+        for _ in range(max(limit, 0)):
+            best = None
+            for t in enemy_hexes:
+                if t in planned:
+                    continue
+                pool = sorted((uid for uid, r in reach.items() if t in r and uid not in chosen),
+                              key=lambda uid: (int(hm.grid.distance(hm.index(units[uid].location), t)),
+                                               -values.strength(st, units[uid]), uid))
+                if not pool:
+                    continue
+                dfn = max(float(info["enemy_sp"][t]), 1.0)
+                pick, att = [], 0
+                for uid in pool[:6]:
+                    pick.append(uid)
+                    att += values.strength(st, units[uid])
+                    if att >= 6 * dfn:
+                        break
+                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables),
+                         self._drm_guess(ctx, [units[u] for u in pick], hm.label(t)), tables)
+                v = ev - 0.15 * float(info["goal"][t])
+                if ev > 0.5 and (best is None or v > best[0]):
+                    best = (v, t, pick)
+            if best is None:
+                break
+            planned.add(best[1])
+            chosen.update(best[2])
+        memo["pre_plan"] = chosen
+        return chosen
 
     def breakthrough(self, ctx: Context) -> dict[str, Any] | None:
         from workbench.rulesets.eto import values
@@ -526,10 +613,11 @@ class ETOBrain(Brain):
                     if j >= 0 and j in enemy_hexes and can_attack_across(st, hm.label(s), hm.label(j)):
                         reach.setdefault(u.id, {}).setdefault(j, []).append(s)
         used: set[str] = set()
+        planned: set[int] = set()  # one attack per hex per step (26.0): spread over distinct targets
         plan: dict[str, str] = {}
         for _ in range(limit):
             best = None
-            for t in enemy_hexes:
+            for t in sorted(enemy_hexes - set(planned)):
                 pool = sorted((uid for uid, r in reach.items() if t in r and uid not in used),
                               key=lambda uid: (-values.strength(st, units[uid]), uid))
                 if not pool:
@@ -549,6 +637,7 @@ class ETOBrain(Brain):
             if best is None:
                 break
             _, t, chosen = best
+            planned.add(t)
             for uid in chosen:
                 used.add(uid)
                 plan[uid] = hm.label(t)
