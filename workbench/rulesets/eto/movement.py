@@ -129,6 +129,32 @@ def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:
     return bool(side_ok[a, d]) and (bool(ok[b]) or bool(occupied[b] and _basic_terrain_ok(state, unit, b)))
 
 
+def entry_barrier(state: State, unit: Unit, a: int, d: int, b: int) -> str:
+    """Plain words for why the step a→b is closed (24.1), for refusals."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    if hm.is_water[b]:
+        return "it is an all-sea or all-lake hex"
+    if not ta.land[b]:
+        return "Switzerland may not be entered"
+    if hm.side_mask("impassable")[a, d]:
+        return "the hexside is impassable"
+    if ta.closed_side[a, d]:
+        return "an all-sea hexside without a ferry may not be crossed"
+    if ta.lake_side[a, d] and not lakes_frozen(state)[a, d]:
+        return "a lake hexside may be crossed only when the lake is frozen (1.5)"
+    if values.unit_class(state, unit) == "armor" and ta.marsh[b]:
+        return "armor cannot enter a marsh hex"
+    fort = state.markers.get("forts", {}).get(hm.label(b))
+    if fort and fort.get("kind") == "fortification" and fort.get("side") != unit.side:
+        return "an enemy fortification marker bars the hex until it is captured"
+    if ta.fortress_side[a, d] and ta.fort_hex[b]:
+        return "enemy units may not enter a fortified hex through its fortress hexside until it is captured"
+    if banned_hexes(state, unit)[b]:
+        return "the hex is in a neutral country or closed to this unit by a scenario rule"
+    return "the hex is closed to this unit"
+
+
 def _basic_terrain_ok(state: State, unit: Unit, b: int) -> bool:
     ta = terrain_arrays(state)
     return bool(ta.land[b] and not banned_hexes(state, unit)[b]
@@ -367,8 +393,8 @@ class Walker:
                 if outside:
                     return outside
             if not can_enter_basic(self.state, self.unit, a, d, b) and not hunting:
-                return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)} "
-                        "(terrain, hexside, fortification, or a neutral or closed country)")
+                return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)}: "
+                        f"{entry_barrier(self.state, self.unit, a, d, b)}")
             res = self.step(a, d, b, z, bad)
             if res is None:
                 rule = "ETO-23.2" if self.spec.zoc_rule in ("hq", "general") else \
