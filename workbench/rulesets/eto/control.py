@@ -106,7 +106,8 @@ def pass_through(state: State, unit: Unit, path: list[int]) -> None:
 def apply_front(state: State, side: str) -> int:
     """ETO-24.5: enemy-held vacant hexes cut off from every enemy unit and enemy airbase by
     friendly units and ZOC become friendly.  Hexes in friendly ZOC (the front itself),
-    in enemy ZOC, holding enemy units, and airbases/fortifications do not change.
+    in enemy ZOC, holding enemy units, and airbases (airfield markers too) and fortifications
+    (fortification markers too) do not change.
     Returns how many hexes changed hands."""
     from workbench.rulesets.eto.zoc import zoc
 
@@ -121,6 +122,13 @@ def apply_front(state: State, side: str) -> int:
             (mine if u.side == side else theirs)[hm.index(u.location)] = True
     fzoc = zoc(state, side)
     airbase = ta.city | ta.resource | ta.city_resource | ta.fort_hex
+    fort = np.zeros(hm.size, dtype=bool)
+    for label, m in state.markers.get("forts", {}).items():  # airfield / fortification markers
+        if hm.has_hex(label):
+            if m.get("kind") == "airfield":
+                airbase[hm.index(label)] = True
+            else:
+                fort[hm.index(label)] = True
     enemy_held = ctrl == SIDE_CODE[enemy]
     seeds = np.flatnonzero(theirs | (enemy_held & airbase))
     passable = ta.land & ~mine & ~fzoc
@@ -128,7 +136,7 @@ def apply_front(state: State, side: str) -> int:
         reached = connected_to_sources(hm.grid.q, hm.grid.r, passable, seeds)
     else:
         reached = np.zeros(hm.size, dtype=bool)
-    flip = enemy_held & ~reached & ~theirs & ~zoc(state, enemy) & ~airbase & ~fzoc & ta.land
+    flip = enemy_held & ~reached & ~theirs & ~zoc(state, enemy) & ~airbase & ~fort & ~fzoc & ta.land
     n = int(flip.sum())
     if n:
         ctrl[flip] = SIDE_CODE[side]

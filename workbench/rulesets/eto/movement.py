@@ -503,7 +503,10 @@ class MoveOrder(OrderKind):
         if unit.props.get("dropped") == state.turn_label:
             raise IllegalOrder("ETO-28.7", f"{uid} paradropped into {unit.location} this turn and must stay there "
                                "for the rest of the turn (it may only retreat, 19.4)")
-        if unit not in self.movers(state) or (values.unit_class(state, unit) == "general" and mode != "movement"):
+        if values.unit_class(state, unit) == "general" and mode != "movement":
+            raise IllegalOrder("ETO-24.3", f"{uid} may not move now: generals cannot move during offensives "
+                               "except to accompany land units they are stacked with")
+        if unit not in self.movers(state):
             why = {"movement": "ETO-30.0: only units not activated for an offensive move now, once each",
                    "offensive": "ETO-24.0: only activated land units that have not moved this step "
                                 "(and did not break through, 28.4) move now",
@@ -571,7 +574,9 @@ class MoveOrder(OrderKind):
 
 
 def after_move(state: State, side: str) -> None:
-    """Lone enemy HQs/generals now in this side's ZOC withdraw (23.3)."""
+    """Lone enemy HQs/generals now in this side's ZOC withdraw (23.3); out of supply markers come
+    off units that now trace to a permanent source, "immediately ... regardless of the phase" (33.4)."""
     from workbench.rulesets.eto.losses import lone_commanders_in_zoc
 
     lone_commanders_in_zoc(state, side)
+    supply.refresh_markers(state)
