@@ -329,3 +329,39 @@ def test_eto_33_4_cut_again_not_remarked_until_the_end_phase(tmp_path):
     assert ev["rule"] == "ETO-33.3" and s.unit("GE-x").props.get("oos")
     assert not s.unit("GE-x").reduced
     assert not [e for e in s.log if e["kind"] == "depleted"]
+
+
+def _passing_offensive(tmp_path):
+    units = [unit("GE-a", "GE", "infantry", "08440"), unit("GE-b", "GE", "infantry", "08341"),
+             unit("GE-G", "GE", "general", "08440", name="Hoth"), unit("GE-H", "GE", "hq", "08340"),
+             unit("SU-a", "SU", "infantry", "08742")]
+    s = new_state(tmp_path, units)
+    begin_offensive(s)
+    s.apply({"kind": "activate_hq", "hqs": ["GE-H"]})
+    s.apply({"kind": "activate", "all": True})
+    step_to(s, "offensive/movement")
+    return s
+
+
+def test_eto_24_3_general_switches_to_a_unit_its_carrier_passes(tmp_path):
+    """24.3: "... even if one unit simply passes through ... the hex containing the other unit":
+    GE-a carries Hoth through GE-b's hex 08341 and leaves him there."""
+    s = _passing_offensive(tmp_path)
+    with pytest.raises(IllegalOrder) as e:  # the switch needs a land unit in the hex
+        s.apply({"kind": "move", "unit": "GE-a", "path": ["08341", "08240"], "general": "GE-G",
+                 "drop_at": "08240"})
+    assert e.value.rule == "ETO-24.3" and s.unit("GE-G").location == "08440"
+    s.apply({"kind": "move", "unit": "GE-a", "path": ["08341", "08240"], "general": "GE-G", "drop_at": "08341"})
+    assert s.unit("GE-a").location == "08240"
+    assert s.unit("GE-G").location == "08341" == s.unit("GE-b").location
+
+
+def test_eto_24_3_general_switches_to_a_unit_passing_through_his_hex(tmp_path):
+    """24.3: GE-b passes through 08440, where Hoth stands with GE-a, and takes him on to 08441."""
+    s = _passing_offensive(tmp_path)
+    with pytest.raises(IllegalOrder) as e:  # never stacked together: no switch
+        s.apply({"kind": "move", "unit": "GE-b", "path": ["08240"], "pick_up": "GE-G"})
+    assert e.value.rule == "ETO-24.3"
+    s.apply({"kind": "move", "unit": "GE-b", "path": ["08440", "08441"], "pick_up": "GE-G"})
+    assert s.unit("GE-G").location == "08441" == s.unit("GE-b").location
+    assert s.unit("GE-a").location == "08440"

@@ -416,7 +416,12 @@ def generals_with(state: State, unit: Unit) -> list[Unit]:
 
 
 class MoveOrder(OrderKind):
-    """``{"kind": "move", "unit": id, "path": [...], "general": id?}`` (24.0, 30.0, 29.2)."""
+    """``{"kind": "move", "unit": id, "path": [...], "general": id?}`` (24.0, 30.0, 29.2).
+
+    24.3 switching while passing through: ``"drop_at": hex`` leaves the riding general with a
+    friendly land unit in a hex the path passes through; ``"pick_up": general`` takes on a
+    general standing in a hex the path passes through.  Neither variant is listed by ``legal``
+    (it would multiply the list); ``check`` accepts them."""
 
     kind = "move"
     rule = "ETO-24.0"
@@ -537,6 +542,38 @@ class MoveOrder(OrderKind):
                 raise IllegalOrder("ETO-24.3", f"{gid} is not a general stacked with {uid} that may move with it")
             if mode == "exploit" and gid != unit.props.get("exploiter"):
                 raise IllegalOrder("ETO-29.1", f"{gid} is not the general {uid} exploits with")
+        self._check_switch(state, order, unit, path, mode)
+
+    @staticmethod
+    def _check_switch(state: State, order: dict[str, Any], unit: Unit, path: list[str], mode: str) -> None:
+        """ETO-24.3: a general switches carrier when the two land units are stacked together, even
+        if one only passes through the other's hex."""
+        drop, pick = order.get("drop_at"), order.get("pick_up")
+        if drop is None and pick is None:
+            return
+        if mode == "exploit":
+            raise IllegalOrder("ETO-29.2", "exploiting armor moves with the general it exploits with; "
+                               "no general changes carrier in the Exploitation step")
+        if drop is not None and pick is not None:
+            raise IllegalOrder("ETO-24.3", "a move may drop its general or pick one up, not both")
+        if drop is not None:
+            if not order.get("general"):
+                raise IllegalOrder("ETO-24.3", "drop_at needs the general that rides with the unit")
+            if drop not in path[:-1]:
+                raise IllegalOrder("ETO-24.3", f"{drop} is not a hex {unit.id} passes through")
+            if not any(values.is_combat_unit(state, u) and u.id != unit.id
+                       for u in values.units_at(state, drop, unit.side)):
+                raise IllegalOrder("ETO-24.3", f"no friendly land unit in {drop} for the general to switch to")
+            return
+        gen = state.units_by_id.get(pick)
+        if gen is None or values.unit_class(state, gen) != "general" or gen.side != unit.side \
+                or gen.props.get("moved"):
+            raise IllegalOrder("ETO-24.3", f"{pick} is not a friendly general that may still move")
+        if gen.location not in path[:-1]:
+            raise IllegalOrder("ETO-24.3", f"{pick} is not in a hex {unit.id} passes through, so the two "
+                               "are never stacked together")
+        if order.get("general"):
+            raise IllegalOrder("ETO-24.3", "one general per stack: this unit already carries one")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         unit = state.unit(order["unit"])
@@ -560,15 +597,17 @@ class MoveOrder(OrderKind):
                     eliminate(state, p, "ETO-45.5", f" ({unit.id} spends "
                               f"{partisan_kill_mp(state, state.map.index(unit.location))} MPs to enter its hex)")
         riders = []
-        if order.get("general"):
-            gen = state.unit(order["general"])
-            gen.location = unit.location
+        gid = order.get("general") or order.get("pick_up")
+        if gid:
+            gen = state.unit(gid)
+            gen.location = order.get("drop_at") or unit.location  # 24.3: it may switch en route
             riders.append(gen.id)
             if mode == "movement":
                 gen.props["moved"] = True
         state.emit("move", side=unit.side, rule="ETO-30.0" if mode == "movement" else
                    ("ETO-29.2" if mode == "exploit" else "ETO-24.0"),
-                   text=f"{unit.id} moves {start} → {unit.location}" + (f" with {riders[0]}" if riders else ""),
+                   text=f"{unit.id} moves {start} → {unit.location}" + (f" with {riders[0]}" if riders else "")
+                   + (f" (who stays in {order['drop_at']}, 24.3)" if order.get("drop_at") else ""),
                    unit=unit.id, start=start, path=order["path"], riders=riders)
         after_move(state, unit.side)
 
