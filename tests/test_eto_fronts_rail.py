@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from eto_kit import begin_offensive, new_state, step_to, unit
+from eto_kit import begin_offensive, events, new_state, step_to, unit
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.eto.control import ALLIES, AXIS, apply_front, control
@@ -365,3 +365,48 @@ def test_eto_24_3_general_switches_to_a_unit_passing_through_his_hex(tmp_path):
     s.apply({"kind": "move", "unit": "GE-b", "path": ["08440", "08441"], "pick_up": "GE-G"})
     assert s.unit("GE-G").location == "08441" == s.unit("GE-b").location
     assert s.unit("GE-a").location == "08440"
+
+
+def test_eto_33_4_attacked_or_activated_unit_restored_by_a_supply_marker_four_a_turn(tmp_path):
+    """33.4: "An out of supply marker can be removed from a unit that traces a supply line to a
+    supply marker, if that unit is activated for an offensive or that unit is attacked ... a supply
+    marker can restore supply to four units per turn ... Once a marker has expended its capacity,
+    it cannot be used to supply other friendly units."  One marker, five marked units: four are
+    restored, the fifth is not, and the Supply step finds the marker spent."""
+    from test_eto_gaps import _isolate_source, _u
+
+    from workbench.rulesets.eto import supply
+
+    s, kiev, nb = _isolate_source(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], 1)
+    for k in range(5):
+        s.units_by_id[f"SU-k{k}"] = _u(s, f"SU-k{k}", kiev if k < 3 else nb)
+    supply.isolated_sources(s)
+    assert s.markers["supply_markers"][kiev]["markers"] == 1
+    for k in range(5):
+        s.unit(f"SU-k{k}").props["oos"] = True
+    assert not supply.restore_from_marker(s, s.unit("GE-a"), "attacked")  # not marked: nothing to do
+    got = [supply.restore_from_marker(s, s.unit(f"SU-k{k}"), "attacked") for k in range(5)]
+    assert got == [True, True, True, True, False]
+    assert s.unit("SU-k4").props.get("oos")
+    assert supply.capacity_left(s, kiev) == 0
+    assert [e["rule"] for e in events(s, "supplied")][-4:] == ["ETO-33.4"] * 4
+    supply.supply_step(s, None)  # the marker served four units this turn: consumed, none left
+    assert s.markers["supply_markers"][kiev]["markers"] == 0
+    assert s.unit("SU-k4").reduced  # 33.5: still marked and unsupplied: depleted
+    assert s.unit("SU-k0").props.get("oos") and not s.unit("SU-k0").reduced  # cut off again: marked (33.3)
+
+
+def test_eto_33_4_activation_restores_a_marked_unit_through_a_marker(tmp_path):
+    """33.4: activation for an offensive is one of the two moments a marker can restore supply."""
+    from test_eto_gaps import _isolate_source, _u
+
+    from workbench.rulesets.eto import command, supply
+
+    s, kiev, _nb = _isolate_source(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], 1)
+    s.units_by_id["SU-k"] = _u(s, "SU-k", kiev)
+    supply.isolated_sources(s)
+    s.unit("SU-k").props["oos"] = True
+    s.markers["offensive"] = {"side": "allies", "units": [], "mode": "stack", "nation": "SU"}
+    command.activate_units(s, [s.unit("SU-k")], "ETO-22.3")
+    assert s.unit("SU-k").props.get("oos") is None
+    assert supply.capacity_left(s, kiev) == 3

@@ -527,6 +527,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         proceed(state)
         return
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
+    for u in defenders_all:
+        supply.restore_from_marker(state, u, "attacked")  # 33.4
     a = assess(state, side, attackers, target, reaction=d["mode"] == "reaction")
     from workbench.rulesets.eto.paradrop import paras_lifted
 

@@ -157,6 +157,7 @@ def activate_units(state: State, units: list[Unit], rule: str) -> None:
     off = offensive(state)
     for u in units:
         mark_active(u)
+        supply.restore_from_marker(state, u, "activated for an offensive")  # 33.4
         if values.unit_class(state, u) == "armor" and supply.traces(state, u) and not u.props.get("oos"):
             u.props["supplied_offensive"] = True  # 33.6
         off["units"].append(u.id)

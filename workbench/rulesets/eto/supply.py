@@ -193,7 +193,8 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
         return set()
     passable_ = passable(state, side)
     blocked = ~crossable_sides(state)
-    left = {h: int(marks[h]["markers"]) * MARKER_UNITS for h in hexes}
+    early = {h: used_this_turn(state, h) for h in hexes}  # 33.4: restored earlier this turn
+    left = {h: capacity_left(state, h) for h in hexes}
     served: dict[str, int] = {h: 0 for h in hexes}
     dist = {h: multi_source_reach(hm.neighbors, passable_, [hm.index(h)], blocked_sides=blocked) for h in hexes}
     out: set[str] = set()
@@ -207,6 +208,8 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
         served[h] += 1
         out.add(u.id)
     for h, n in served.items():
+        marks[h].pop("used", None)
+        n += early[h]
         if n:
             used = -(-n // MARKER_UNITS)
             marks[h]["markers"] -= used
@@ -214,6 +217,49 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
                        text=f"{used} supply marker(s) at {h} consumed supplying {n} unit(s)", hex=h, units=n,
                        markers=used)
     return out
+
+
+def used_this_turn(state: State, h: str) -> int:
+    """Units a supply marker hex has already restored this turn (33.4)."""
+    m = state.markers.get("supply_markers", {}).get(h, {})
+    used = m.get("used") or {}
+    return int(used.get("units", 0)) if used.get("turn") == state.turn_label else 0
+
+
+def capacity_left(state: State, h: str) -> int:
+    """ETO-32.4: four units a turn for each marker in the hex, less those already served."""
+    m = state.markers.get("supply_markers", {}).get(h, {})
+    return int(m.get("markers", 0)) * MARKER_UNITS - used_this_turn(state, h)
+
+
+def restore_from_marker(state: State, unit: Unit, why: str) -> bool:
+    """ETO-33.4, second paragraph: a unit marked out of supply that is activated for an offensive
+    or attacked loses its marker if it traces a line to a friendly supply marker with capacity
+    left this turn; that uses one unit of the marker's capacity (32.4)."""
+    if not unit.props.get("oos") or not values.on_map(unit):
+        return False
+    hm = state.map
+    i = hm.index(unit.location)
+    if marker_reach(state, unit.side)[i] < 0:
+        return False
+    pas, blocked = passable(state, unit.side), ~crossable_sides(state)
+    best = None
+    for h in sorted(_marker_hexes(state, unit.side)):
+        if capacity_left(state, h) <= 0:
+            continue
+        d = int(multi_source_reach(hm.neighbors, pas, [hm.index(h)], blocked_sides=blocked)[i])
+        if d >= 0 and (best is None or d < best[0]):
+            best = (d, h)
+    if best is None:
+        return False
+    h = best[1]
+    m = state.markers["supply_markers"][h]
+    m["used"] = {"turn": state.turn_label, "units": used_this_turn(state, h) + 1}
+    unit.props.pop("oos", None)
+    state.emit("supplied", side=unit.side, rule="ETO-33.4", unit=unit.id, hex=h,
+               text=f"{unit.id}, {why}, traces to the supply marker at {h} and is back in supply "
+                    f"({capacity_left(state, h)} unit(s) of capacity left this turn)")
+    return True
 
 
 def in_supply_for_effects(state: State, unit: Unit) -> bool:
