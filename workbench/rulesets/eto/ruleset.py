@@ -30,6 +30,7 @@ from workbench.rulesets.eto import (
     paradrop,
     rail,
     reaction,
+    repair,
     replenishment,
     retreat,
     stacking,
@@ -92,7 +93,7 @@ class ETORuleset(Ruleset):
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction.ReactOrder(),
-            paradrop.ParadropOrder(),
+            paradrop.ParadropOrder(), repair.RepairAttemptOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
