@@ -382,8 +382,8 @@ class ETOBrain(Brain):
             near = {t for t in enemy_hexes if int(hm.grid.distance(here, t)) <= ma + 1}
             if near:
                 reach[uid] = near
-            if values.unit_class(st, u) == "armor" and any(int(hm.grid.distance(here, t)) <= 3 for t in near):
-                chosen.add(uid)  # breakthrough candidates (28.1: two hexes, then attack)
+            if values.unit_class(st, u) == "armor" and any(int(hm.grid.distance(here, t)) <= 1 for t in near):
+                chosen.add(uid)  # breakthrough candidates already in contact (28.1)
         planned: set[int] = set()
         for _ in range(max(limit, 0)):
             best = None
