@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from benchmarks import bench_batch, bench_games, bench_hexgrid, bench_ui
+from benchmarks import bench_batch, bench_eto_supply, bench_games, bench_hexgrid, bench_ui
 
 
 def main() -> None:
     bench_hexgrid.main()
+    bench_eto_supply.main([])
     bench_ui.main([])
     bench_batch.main([])
     bench_games.main([])
