@@ -11,6 +11,14 @@ this turn or starting in enemy ZOC.  Soviet capacity drops with Minsk (-1),
 Kazan (-1) and Moscow with its eight resource hexes (-2) in Axis hands (31.6).
 Bombing is not in the land core: capacity is the authored number.
 
+A major may hold extra capacity pools (``[capacity.X]`` rows with ``nation``): the UK's
+Egyptian point (31.4), usable only by a route through Egypt and lost while the Axis holds
+Cairo.  A move is paid from the first pool with points left whose country the route
+touches (the national pool first).  Moves into, out of or through Asiatic Turkey and Persia
+are limited to one point per country per turn (31.5, ``[middle_east]``); among equally short
+routes one avoiding that area is taken when the allowance is spent (31.2 "one of the
+shortest").
+
 Legal orders list destinations among friendly city and resource hexes (the
 rail hubs); any reachable hex is accepted.
 """
@@ -36,12 +44,18 @@ from workbench.rulesets.eto.zoc import zoc
 
 
 def capacity(state: State, major: str) -> int:
-    """ETO-31.0, 31.6: this month's capacity of a major (authored numbers, printed reductions)."""
+    """ETO-31.0, 31.4, 31.6: this month's capacity of a pool (a major, or an extra pool such as
+    ``UK_Egypt``): authored numbers, printed reductions, the Egyptian point lost with Cairo."""
     rail = state.ruleset.tables["rail"]
     row = rail["capacity"].get(major)
     if row is None:
         return 0
     pts = int(row["points"])
+    loss = row.get("loss")
+    if loss and loss.get("while") == "axis_controls":
+        hm = state.map
+        if control(state)[hm.index(hm.hex_of(loss["city"]))] == SIDE_CODE["axis"]:
+            return 0  # 31.4: "unless Cairo has been captured by the Axis"
     if major == "SU":
         ctrl = control(state)
         hm = state.map
@@ -60,6 +74,72 @@ def capacity(state: State, major: str) -> int:
             pts -= int(red["points"])
         pts = max(pts, int(row.get("minimum", 0)))
     return pts
+
+
+def pools(state: State, major: str) -> list[str]:
+    """ETO-31.0, 31.4: the capacity pools a major's units may use, its national pool first,
+    then extra pools (``nation = major``) such as the UK's Egyptian point."""
+    cap = state.ruleset.tables["rail"]["capacity"]
+    extra = [k for k, row in cap.items() if k != major and row.get("nation") == major]
+    return [major, *sorted(extra)]
+
+
+def pool_mask(state: State, pool: str, major: str) -> np.ndarray:
+    """ETO-31.2, 31.4: the hexes a route paid from ``pool`` must touch: the pool's ``country``
+    list if it has one (Egypt), else the major's original home country."""
+    row = state.ruleset.tables["rail"]["capacity"].get(pool, {})
+    if row.get("country"):
+        ta = terrain_arrays(state)
+        return np.isin(ta.country, list(row["country"])) & ta.land
+    return home_mask(state, major, original=True)
+
+
+def pools_left(state: State, major: str) -> list[str]:
+    return [p for p in pools(state, major) if used(state, p) < capacity(state, p)]
+
+
+def middle_east_areas(state: State) -> list[tuple[str, np.ndarray]]:
+    """ETO-31.5: the restricted areas, each with its own allowance: Asiatic Turkey and Persia
+    (one area when ``counting.combined``)."""
+    def make() -> list[tuple[str, np.ndarray]]:
+        me = state.ruleset.tables["rail"].get("middle_east", {})
+        ta = terrain_arrays(state)
+        hm = state.map
+        areas = []
+        for c in me.get("countries", []):
+            areas.append((c, (ta.country == c) & ta.land))
+        at = me.get("asiatic_turkey")
+        if at:
+            m = (ta.country == at["country"]) & ta.land
+            for h in at.get("exclude_hexes", []):
+                m[hm.index(h)] = False
+            areas.append(("Asiatic Turkey", m))
+        if me.get("counting", {}).get("combined", True) and areas:
+            union = np.zeros(hm.size, dtype=bool)
+            for _, m in areas:
+                union |= m
+            return [(" and ".join(n for n, _ in areas), union)]
+        return areas
+    return memo(state, ("rail_middle_east",), make)
+
+
+def _me_key(state: State, unit: Unit, area: str) -> str:
+    """ETO-31.5: the track counting a country's Middle East rail points this turn (reset monthly
+    with the other ``.rail_used`` tracks)."""
+    me = state.ruleset.tables["rail"].get("middle_east", {})
+    who = unit.nation if me.get("counting", {}).get("per", "major") == "nation" \
+        else values.major_of(state, unit.nation)
+    return f"{who}.middle_east.{area.replace(' ', '_')}"
+
+
+def _me_spent(state: State, unit: Unit) -> np.ndarray:
+    """ETO-31.5: hexes a rail move of ``unit`` may no longer start in, pass through or end in."""
+    limit = int(state.ruleset.tables["rail"].get("middle_east", {}).get("points_per_country", 1))
+    out = np.zeros(state.map.size, dtype=bool)
+    for area, m in middle_east_areas(state):
+        if used(state, _me_key(state, unit, area)) >= limit:
+            out |= m
+    return out
 
 
 def used(state: State, major: str) -> int:
@@ -93,19 +173,18 @@ def net_components(state: State, side: str) -> np.ndarray:
     return memo(state, ("rail_net_components", side), make)
 
 
-def route(state: State, unit: Unit, dest: str) -> list[int] | None:
-    """A shortest rail path (31.2) from the unit to ``dest``; the last hex may be in enemy ZOC."""
+def _bfs(state: State, side: str, src: int, goal: int | None, blocked: np.ndarray | None):
+    """Breadth-first search over the rail network from ``src``; with ``goal`` the path to it
+    (list of hexes, ``src`` excluded) or None, without it the distance array (-1 unreached)."""
     hm = state.map
     ta = terrain_arrays(state)
-    net = network(state, unit.side)
+    net = network(state, side)
+    if blocked is not None:
+        net = net & ~blocked
     ok_side = ~ta.closed_side & ~ta.lake_side
-    src = hm.index(unit.location)
-    goal = hm.index(dest)
-    final_ok = ta.land[goal] and control(state)[goal] == SIDE_CODE[unit.side] \
-        and not occupied_by(state, values.other(unit.side))[goal]
-    if not final_ok or goal == src:
-        return None
     parent = {src: -1}
+    dist = np.full(hm.size, -1, dtype=np.int64)
+    dist[src] = 0
     q = deque([src])
     while q:
         a = q.popleft()
@@ -121,8 +200,79 @@ def route(state: State, unit: Unit, dest: str) -> list[int] | None:
                 return path[::-1]
             if net[b]:
                 parent[b] = a
+                dist[b] = dist[a] + 1
                 q.append(b)
-    return None
+    return None if goal is not None else dist
+
+
+def route(state: State, unit: Unit, dest: str, avoid: np.ndarray | None = None) -> list[int] | None:
+    """A shortest rail path (31.2) from the unit to ``dest``; the last hex may be in enemy ZOC.
+    With ``avoid``, one of the shortest paths keeping out of those hexes if there is one (31.5)."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    src = hm.index(unit.location)
+    goal = hm.index(dest)
+    final_ok = ta.land[goal] and control(state)[goal] == SIDE_CODE[unit.side] \
+        and not occupied_by(state, values.other(unit.side))[goal]
+    if not final_ok or goal == src:
+        return None
+    path = _bfs(state, unit.side, src, goal, None)
+    if path is not None and avoid is not None and avoid.any():
+        alt = _bfs(state, unit.side, src, goal, avoid)
+        if alt is not None and len(alt) == len(path):
+            return alt
+    return path
+
+
+def plan(state: State, unit: Unit, dest: str) -> tuple[list[int], str, list[str]]:
+    """ETO-31.2, 31.4, 31.5: the route, the capacity pool paying for it and the Middle East
+    areas it counts against; raises :class:`IllegalOrder` naming the rule that forbids it."""
+    hm = state.map
+    major = values.major_of(state, unit.nation)
+    spent = _me_spent(state, unit)
+    path = route(state, unit, dest, avoid=spent)
+    if path is None:
+        raise IllegalOrder("ETO-31.3", f"no rail route to {dest} through friendly hexes free of enemy units "
+                           "and ZOC")
+    src = hm.index(unit.location)
+    hexes = [src, *path]
+    cap = state.ruleset.tables["rail"]["capacity"]
+    pool = None
+    for p in pools(state, major):
+        if pool_mask(state, p, major)[hexes].any() and used(state, p) < capacity(state, p):
+            pool = p
+            break
+    if pool is None:
+        extra = [p for p in pools(state, major) if p != major]
+        for p in extra:
+            row = cap[p]
+            names = " or ".join(row.get("country", []))
+            if pool_mask(state, p, major)[hexes].any():
+                loss = row.get("loss")
+                if capacity(state, p) == 0 and loss:
+                    raise IllegalOrder(row.get("rule", "ETO-31.4"),
+                                       f"{loss['city']} is in Axis hands, so {major} has no rail point for {names}")
+                raise IllegalOrder(row.get("rule", "ETO-31.4"),
+                                   f"{major}'s rail point for {names} is already used this turn")
+        if pool_mask(state, major, major)[hexes].any():
+            raise IllegalOrder("ETO-31.0", f"{major}'s rail capacity is used up this turn")
+        if extra:
+            names = " or ".join(c for p in extra for c in cap[p].get("country", []))
+            raise IllegalOrder(cap[extra[0]].get("rule", "ETO-31.4"),
+                               f"the route must pass through at least one hex of {major}, or of {names} to use "
+                               f"{major}'s rail point there")
+        raise IllegalOrder("ETO-31.2", f"the route must pass through at least one hex of {major}")
+    limit = int(state.ruleset.tables["rail"].get("middle_east", {}).get("points_per_country", 1))
+    areas = []
+    for area, m in middle_east_areas(state):
+        if m[hexes].any():
+            key = _me_key(state, unit, area)
+            if used(state, key) >= limit:
+                who = key.split(".")[0]
+                raise IllegalOrder("ETO-31.5", f"{who} has already used {limit} rail point(s) this turn into, out "
+                                   f"of or through {area}; no shortest route to {dest} keeps out of it")
+            areas.append(key)
+    return path, pool, areas
 
 
 class RailOrder(OrderKind):
@@ -141,9 +291,8 @@ class RailOrder(OrderKind):
                 continue
             if ez[state.map.index(u.location)]:
                 continue  # 31.3
-            major = values.major_of(state, u.nation)
-            if used(state, major) >= capacity(state, major):
-                continue
+            if not pools_left(state, values.major_of(state, u.nation)):
+                continue  # 31.0, 31.4: every pool of its major is spent (or lost)
             out.append(u)
         return sorted(out, key=lambda u: u.id)
 
@@ -168,11 +317,20 @@ class RailOrder(OrderKind):
             else:
                 reach = {int(labels[b]) for d, b in enumerate(hm.neighbors[i])
                          if b >= 0 and ok_side[i, d] and net[b]}
-            country = home_mask(state, values.major_of(state, u.nation), original=True)
+            major = values.major_of(state, u.nation)
+            country = np.zeros(hm.size, dtype=bool)
+            for p in pools_left(state, major):
+                country |= pool_mask(state, p, major)
+            spent = _me_spent(state, u)
+            if spent.any():  # 31.5: only destinations whose shortest route can keep out
+                full = _bfs(state, side, i, None, None)
+                clear = _bfs(state, side, i, None, spent)
             for h in hubs:
                 if h == i or int(labels[h]) not in reach:
                     continue
                 if not (country[i] or country[h]):
+                    continue
+                if spent.any() and (spent[i] or spent[h] or clear[h] != full[h]):
                     continue
                 if not stacking.fits(state, hm.label(int(h)), side, [u]) or region_why_not(state, u, hm.label(int(h))):
                     continue
@@ -188,14 +346,7 @@ class RailOrder(OrderKind):
         dest = order.get("to")
         if not isinstance(dest, str) or not state.map.has_hex(dest):
             raise IllegalOrder(self.rule, "a rail move needs a destination hex ('to')")
-        path = route(state, u, dest)
-        if path is None:
-            raise IllegalOrder("ETO-31.3", f"no rail route to {dest} through friendly hexes free of enemy units "
-                               "and ZOC")
-        major = values.major_of(state, u.nation)
-        country = home_mask(state, major, original=True)
-        if not (country[state.map.index(u.location)] or any(country[i] for i in path)):
-            raise IllegalOrder("ETO-31.2", f"the route must pass through at least one hex of {major}")
+        plan(state, u, dest)
         if not stacking.fits(state, dest, u.side, [u]):
             raise IllegalOrder("ETO-24.2", f"{dest} cannot hold {uid}")
         outside = region_why_not(state, u, dest)
@@ -207,9 +358,10 @@ class RailOrder(OrderKind):
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
-        path = route(state, u, order["to"])
-        major = values.major_of(state, u.nation)
-        state.tracks[f"{major}.rail_used"] = used(state, major) + 1
+        path, pool, areas = plan(state, u, order["to"])
+        state.tracks[f"{pool}.rail_used"] = used(state, pool) + 1
+        for key in areas:  # 31.5
+            state.tracks[f"{key}.rail_used"] = used(state, key) + 1
         start = u.location
         u.location = order["to"]
         u.props["railed"] = True
@@ -219,6 +371,6 @@ class RailOrder(OrderKind):
             g.location = u.location
             g.props["moved"] = True
         state.emit("rail", side=u.side, rule=self.rule,
-                   text=f"{u.id} moves by rail {start} → {u.location} ({major} {used(state, major)}/"
-                        f"{capacity(state, major)})", unit=u.id, start=start,
+                   text=f"{u.id} moves by rail {start} → {u.location} ({pool} {used(state, pool)}/"
+                        f"{capacity(state, pool)})", unit=u.id, start=start, pool=pool,
                    path=[state.map.label(i) for i in path or []])
