@@ -7,6 +7,19 @@ docs/rulings-eto.md).  In the Barbarossa scenario German units may also trace
 to Finnish sources (special rule ``finland_sea_supply``: the Baltic sea lift
 that a land-only game cannot play).
 
+Theatre sources (32.1, 32.2), all data in ``tables/supply_sources.toml``:
+colony city resource hexes supply the colonial major's units; the Capetown,
+India and Canada boxes supply UK units and the US box US and (after the US
+enters the war) UK units; American units may use every British source.  A box
+supplies units in the box; it reaches the map only through the map hexes the
+box links to (``meta.json`` ``boxes``), which then act as sources.  The four
+source boxes of the europe map link only to sea areas, so their supply
+reaches the map as supply markers carried by STPs (32.5, a later issue).
+A permanent fortification hex supplies one friendly land unit in it (the first
+unit there, by id, that reaches no other source) while held by a side fielding
+the nation whose home country it lies in; once the enemy has held it at a Supply
+step the capability is lost for good (``state.markers["captured_forts"]``).
+
 Lines (32.3): overland, of any length, through friendly land hexes free of
 enemy units and enemy ZOC, except ZOC hexes occupied by a friendly land unit
 or partisan (45.6); never across impassable, all-sea (unless ferried) or
@@ -97,7 +110,9 @@ def ladoga_ice(state: State) -> np.ndarray:
 
 
 def sources(state: State, nation: str, side: str) -> list[int]:
-    """Supply source hexes for ``nation``'s units (32.1, 32.8, authored capital fallback)."""
+    """Supply source hexes for ``nation``'s own units (ETO-32.1, 32.8, authored capital fallback):
+    home city resource hexes, ``extra_sources`` (Riga, 43.2), colony city resource hexes and the
+    map hexes that its supply boxes link to, each only while friendly-controlled."""
     def make() -> list[int]:
         hm = state.map
         ta = terrain_arrays(state)
@@ -109,6 +124,7 @@ def sources(state: State, nation: str, side: str) -> list[int]:
             cap = hm.flag("capital")
             cands = np.flatnonzero(home & cap)
         extra = [hm.index(hm.hex_of(p)) for p in row.get("extra_sources", []) if _has_place(state, p)]
+        extra += colony_sources(state, nation) + box_link_sources(state, nation)
         out = sorted({int(i) for i in cands if ctrl[i] == SIDE_CODE[side]}
                      | {i for i in extra if ctrl[i] == SIDE_CODE[side]})
         isolated = set(state.markers.get("isolated_sources", {}))
@@ -129,15 +145,72 @@ def _has_place(state: State, name: str) -> bool:
 
 
 def source_nations(state: State, nation: str) -> list[str]:
-    """Whose sources a nation's units may use: its own, plus scenario sharing."""
+    """Whose sources a nation's units may use (ETO-32.2): its own, those the
+    ``supply_sources`` table ``[shares]`` grants (US units: any British source), plus
+    scenario sharing."""
     out = [nation]
+    for other in _table(state).get("shares", {}).get(nation, {}).get("uses", []):
+        if other not in out:
+            out.append(other)
     if nation == "GE" and special(state, "finland_sea_supply"):
         out.append("FI")
     return out
 
 
+def _table(state: State) -> dict[str, Any]:
+    return state.ruleset.tables.get("supply_sources", {})
+
+
+def condition(state: State, name: str) -> bool:
+    """A ``[conditions]`` entry of the ``supply_sources`` table (e.g. ``us_at_war``, ETO-32.1):
+    the scenario's ``track`` decides if set, else whether a side fields the ``fielded`` nation."""
+    try:
+        c = _table(state)["conditions"][name]
+    except KeyError:
+        raise KeyError(f"supply_sources.toml has no condition {name!r}") from None
+    track = c.get("track")
+    if track and track in state.tracks:
+        return bool(state.tracks[track])
+    fielded = c.get("fielded")
+    return bool(fielded) and any(fielded in ns for ns in state.game.scenario.sides.values())
+
+
+def colony_sources(state: State, nation: str) -> list[int]:
+    """ETO-32.1: the colony city resource hexes (``[[colonies]]``) that supply all units of
+    the colonial major ``nation`` (control is checked by :func:`sources`)."""
+    hm = state.map
+    return [hm.index(hm.hex_of(c["place"])) for c in _table(state).get("colonies", [])
+            if c.get("nation") == nation and _has_place(state, c["place"])]
+
+
+def supply_boxes(state: State, nation: str) -> list[str]:
+    """ETO-32.1: the off-map boxes (``[[boxes]]``) that are supply sources for ``nation``'s
+    own units now (the US box for the UK only after the US enters the war)."""
+    return [b["box"] for b in _table(state).get("boxes", [])
+            if nation in b.get("nations", []) and b["box"] in state.map.boxes
+            and (not b.get("requires") or condition(state, b["requires"]))]
+
+
+def box_link_sources(state: State, nation: str) -> list[int]:
+    """ETO-32.1 (authored reading): a supply box reaches the map only through the map hexes it
+    links to (``meta.json``); those hexes act as sources.  Sea-area links carry supply only
+    as STP-borne supply markers (32.5)."""
+    hm = state.map
+    return [hm.index(link) for b in supply_boxes(state, nation) for link in hm.boxes[b].links
+            if values.on_map_label(link) and hm.has_hex(link)]
+
+
+def box_supplies(state: State, unit: Unit) -> bool | None:
+    """ETO-32.1, 32.2: for a unit in a supply box, whether the box supplies it (its nation's
+    boxes or those of a nation whose sources it may use); ``None`` if not in a supply box."""
+    if unit.location not in {b["box"] for b in _table(state).get("boxes", [])}:
+        return None
+    return any(unit.location in supply_boxes(state, n) for n in source_nations(state, unit.nation))
+
+
 def reach(state: State, nation: str, side: str) -> np.ndarray:
-    """``int32[N]``: supply-line length from the nearest source of ``nation`` (-1: none)."""
+    """``int32[N]``: supply-line length (ETO-32.3) from the nearest source that ``nation``'s units
+    may use (ETO-32.1, 32.2: :func:`source_nations`; -1: none)."""
     def make() -> np.ndarray:
         hm = state.map
         srcs = [i for n in source_nations(state, nation) for i in sources(state, n, side)]
@@ -147,15 +220,80 @@ def reach(state: State, nation: str, side: str) -> np.ndarray:
 
 
 def traces(state: State, unit: Unit) -> bool:
-    """Can the unit trace a supply line now (32.3)?  Off-map units: yes."""
+    """Can the unit trace a supply line now (32.3)?  Units in a supply box: if the box supplies
+    them (32.1, 32.2); other off-map units: yes."""
     if not values.on_map(unit):
-        return True
+        boxed = box_supplies(state, unit)
+        return True if boxed is None else boxed
     if values.unit_class(state, unit) == "partisan":
         return True  # 45.4: partisans never need supply
     i = state.map.index(unit.location)
     if reach(state, unit.nation, unit.side)[i] >= 0:
         return True
+    if unit.id in fort_supplied(state, unit.side):
+        return True
     return marker_reach(state, unit.side)[i] >= 0
+
+
+def fort_hexes(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: permanent fortification hexes that can supply a unit of ``side`` (ETO-32.1):
+    held by ``side``, in the original home country of a nation ``side`` fields, and never
+    captured (``captured_forts``)."""
+    def make() -> np.ndarray:
+        hm = state.map
+        ok = terrain_arrays(state).fort_hex & (control(state) == SIDE_CODE[side])
+        home = np.zeros(hm.size, dtype=bool)
+        for n in state.game.scenario.sides.get(side, []):
+            home |= home_mask(state, n, original=True)
+        ok &= home
+        for h in state.markers.get("captured_forts", []):
+            ok[hm.index(h)] = False
+        return ok
+    return memo(state, ("fort_hexes", side), make)
+
+
+def fort_supplied(state: State, side: str) -> set[str]:
+    """ETO-32.1: "A permanent fortification provides supply for one Friendly unit in the hex":
+    per fort hex, the first land unit of ``side`` there (units marked out of supply first, then
+    by id) that reaches no permanent source."""
+    def make() -> set[str]:
+        hm = state.map
+        forts = fort_hexes(state, side)
+        if not forts.any():
+            return set()
+        chosen: dict[int, str] = {}
+        for u in sorted(state.units_by_id.values(), key=lambda u: (not u.props.get("oos"), u.id)):
+            if u.side != side or not values.on_map(u) or not values.is_combat_unit(state, u):
+                continue
+            i = hm.index(u.location)
+            if forts[i] and i not in chosen and reach(state, u.nation, side)[i] < 0:
+                chosen[i] = u.id
+        return set(chosen.values())
+    return memo(state, ("fort_supplied", side), make)
+
+
+def note_captured_forts(state: State) -> None:
+    """ETO-32.1: a permanent fortification held by a side that fields no nation whose home
+    country it is in has been captured; it never supplies again."""
+    hm = state.map
+    ta = terrain_arrays(state)
+    ctrl = control(state)
+    held = {}
+    for side in state.ruleset.sides:
+        home = np.zeros(hm.size, dtype=bool)
+        for n in state.game.scenario.sides.get(side, []):
+            home |= home_mask(state, n, original=True)
+        held[SIDE_CODE[side]] = home
+    captured = state.markers.setdefault("captured_forts", [])
+    for i in np.flatnonzero(ta.fort_hex):
+        code = int(ctrl[i])
+        lab = hm.label(int(i))
+        if code in held and not held[code][i] and lab not in captured \
+                and any(h[i] for c, h in held.items() if c != code):
+            captured.append(lab)
+            state.emit("fort_captured", side="axis" if code == SIDE_CODE["axis"] else "allies", rule="ETO-32.1",
+                       text=f"the permanent fortification at {lab} is captured and no longer provides supply",
+                       hex=lab)
 
 
 def _marker_hexes(state: State, side: str) -> set[str]:
@@ -292,17 +430,22 @@ def refresh_markers(state: State, side: str | None = None) -> None:
 
 
 def supply_step(state: State, step: Any) -> None:
-    """End phase Step 2 (ETO-33.3, 33.5, 32.8): mark, deplete and eliminate; isolated sources."""
+    """End phase Step 2 (ETO-33.3, 33.5, 32.8, 32.1 forts): mark, deplete and eliminate; isolated
+    sources."""
     from workbench.rulesets.eto.losses import step_loss
+
+    note_captured_forts(state)
 
     for side in state.ruleset.sides:
         mine = [u for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
                 if u.side == side and values.on_map(u) and values.is_combat_unit(state, u)]
-        cut = [u for u in mine if reach(state, u.nation, u.side)[state.map.index(u.location)] < 0]
+        by_fort = fort_supplied(state, side)
+        cut = [u for u in mine if reach(state, u.nation, u.side)[state.map.index(u.location)] < 0
+               and u.id not in by_fort]
         by_marker = marker_supply(state, side, cut)
         for u in mine:
             if reach(state, u.nation, u.side)[state.map.index(u.location)] >= 0 or u.id in by_marker \
-                    or u.props.get("amphibious_supplied"):
+                    or u.id in by_fort or u.props.get("amphibious_supplied"):
                 if u.props.pop("oos", None):
                     state.emit("supplied", side=side, rule="ETO-33.4", text=f"{u.id} is back in supply",
                                unit=u.id)
