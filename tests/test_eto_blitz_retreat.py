@@ -1,9 +1,9 @@
 """ETO blitzkrieg restrictions (44.2-44.5), units that retreated into a hex this step (27.3) and
 destroyed installations (27.6 -> 37.5), in play on small scenarios of the europe map (see eto_kit).
 
-The land core has no British or US counters: the 44.4/44.5 tests relabel Soviet counters as UK or
-US units (their nation is all the blitzkrieg rules read; such a counter has no printed strength,
-so it adds 0 SP)."""
+The Barbarossa scenario has no British or US counters: the 44.4/44.5 tests relabel Soviet counters
+as UK or US units (their nation is what the blitzkrieg rules read; a relabelled infantry counter
+takes that nation's authored values from units.toml)."""
 
 from __future__ import annotations
 
@@ -79,8 +79,8 @@ def test_eto_44_5_us_units_bonus_anywhere_on_the_first_turn(tmp_path):
     assert [(e["rule"], e["data"]["nation"]) for e in ev] == [("ETO-44.5", "US")]
     assert s.tracks["blitzkrieg.US"] == "active:1941-07" and "blitzkrieg.SU" not in s.tracks
     c = events(s, "combat")[-1]["data"]
-    # 8 vs 2 (the US counter adds 0 SP): 4:1; die 4 +1 = 5: (D2) instead of D2
-    assert (c["attack"], c["defense"], c["column"], c["die"], c["drm"], c["result"]) == (8, 2, "4:1", 4, 1, "(D2)")
+    # 8 vs 6 (US 4-2 infantry plus the Soviet 2): 1:1; die 4 +1 = 5
+    assert (c["attack"], c["defense"], c["column"], c["die"], c["drm"]) == (8, 6, "1:1", 4, 1)
     assert [d[1] for d in c["drms"]] == [BLITZ]
     # only the first turn: next month the bonus is over and is not triggered again
     s2 = new_state(tmp_path, [*GE2, *SU2], first="1941-08", last="1941-09",
