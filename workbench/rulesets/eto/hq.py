@@ -12,7 +12,11 @@
 * 23.5: a unit type with ``location_limit`` (the "Africa" HQs, ``hq_africa``)
   is placed, moved and railed only inside its region of ``tables/hq_regions.toml``
   (French Morocco eastward to Lebanon-Syria, Iraq and Persia); it still commands
-  units outside.
+  units outside.  The region's ``boxes`` are allowed to its ``box_types`` only: the UK
+  "Middle East" HQ (``hq_me``) may also stand in the Iraq transit box.
+* 24.1: units in a transit box are in range of any HQ in the box or in the box's
+  ``command_country`` (terrain.toml ``[transit_boxes]``), and an HQ in the box commands units in
+  the box and anywhere in that country, but not beyond (:func:`in_radius`).
 """
 
 from __future__ import annotations
@@ -29,7 +33,13 @@ from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import values
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.losses import FORCE_POOL
-from workbench.rulesets.eto.movement import Walker, land_occupied_by
+from workbench.rulesets.eto.movement import (
+    Walker,
+    box_move_why_not,
+    box_paths,
+    land_occupied_by,
+    transit_box,
+)
 from workbench.rulesets.eto.zoc import zoc
 
 
@@ -63,6 +73,8 @@ def sea_between(state: State, a: int, b: int) -> bool:
 def interval_violations(state: State, hq: Unit, at: str) -> str:
     """ETO-23.4: '' if ``hq`` may stand at ``at``; else which HQ is too close."""
     hm = state.map
+    if not hm.has_hex(at):
+        return ""  # authored: an off-map box is no distance from any hex (23.4 counts hexes)
     i = hm.index(at)
     ra = values.command_radius(state, hq)
     for other in state.units_by_id.values():
@@ -88,8 +100,22 @@ def region_mask(state: State, unit: Unit) -> np.ndarray | None:
     return np.isin(terrain_arrays(state).country, countries)
 
 
+def box_allows_hq(state: State, unit: Unit, box: str) -> bool:
+    """ETO-23.5: may this HQ stand in the off-map ``box``?  Only a type listed in its region's
+    ``box_types`` with the box in its ``boxes`` (the Middle East HQ and the Iraq transit box)."""
+    region = values.type_row(state.ruleset.tables, unit.type).get("location_limit")
+    if not region:
+        return False
+    row = state.ruleset.tables["hq_regions"]["regions"][region]
+    return box in row.get("boxes", []) and unit.type in row.get("box_types", [])
+
+
 def region_why_not(state: State, unit: Unit, label: str) -> str | None:
     """ETO-23.5 in plain words, or None."""
+    if not state.map.has_hex(label):
+        if box_allows_hq(state, unit, label):
+            return None
+        return f"ETO-23.5: HQ {unit.id} may not be in the {label}; only the HQs 23.5 names may"
     mask = region_mask(state, unit)
     if mask is None or mask[state.map.index(label)]:
         return None
@@ -98,7 +124,21 @@ def region_why_not(state: State, unit: Unit, label: str) -> str | None:
 
 
 def in_radius(state: State, hq: Unit, label: str) -> bool:
+    """Is ``label`` within the HQ's command radius (22.1)?  24.1 transit boxes: a unit in the box
+    is in range of an HQ in the box or in the box's ``command_country``; an HQ in the box reaches
+    the box and that country only."""
     hm = state.map
+    hbox, lbox = transit_box(state, hq.location), transit_box(state, label)
+    if hbox is not None or lbox is not None:
+        if hbox is not None and lbox is not None:
+            return hq.location == label
+        from workbench.rulesets.eto.terrain import terrain_arrays
+
+        country = terrain_arrays(state).country
+        box, at = (hbox, label) if hbox is not None else (lbox, hq.location)
+        return bool(hm.has_hex(at) and country[hm.index(at)] == box.get("command_country"))
+    if not (hm.has_hex(hq.location) and hm.has_hex(label)):
+        return False
     return int(hm.grid.distance(hm.index(hq.location), hm.index(label))) <= values.command_radius(state, hq)
 
 
@@ -112,15 +152,20 @@ class MoveHQOrder(OrderKind):
         off = state.markers.get("offensive") or {}
         key = state.step.key if state.step else ""
         return [state.unit(h) for h in off.get("hqs", [])
-                if values.on_map(state.unit(h)) and state.unit(h).props.get("hq_moved") != key]
+                if (values.on_map(state.unit(h)) or transit_box(state, state.unit(h).location))
+                and state.unit(h).props.get("hq_moved") != key]
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         hm = state.map
         out = []
         for hq in self.movers(state):
-            for b, path in sorted(Walker(state, hq, "hq").reach().items()):
+            reach = Walker(state, hq, "hq").reach() if values.on_map(hq) else {}
+            for b, path in sorted(reach.items()):
                 if not interval_violations(state, hq, hm.label(b)):
                     out.append({"kind": "move_hq", "hq": hq.id, "path": [hm.label(i) for i in path]})
+            for p in box_paths(state, hq, "hq", reach):  # 24.1 / 23.5: the Middle East HQ's box
+                if not interval_violations(state, hq, p[-1]):
+                    out.append({"kind": "move_hq", "hq": hq.id, "path": p})
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -129,9 +174,14 @@ class MoveHQOrder(OrderKind):
         if hid not in movers:
             raise IllegalOrder(self.rule, f"{hid!r} is not an activated HQ that may still move this step")
         hq = state.unit(hid)
-        if not isinstance(path, list) or not path or not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+        if not isinstance(path, list) or not path:
             raise IllegalOrder(self.rule, "an HQ move needs a path of hex labels")
-        why = Walker(state, hq, "hq").why_not([state.map.index(h) for h in path])
+        if transit_box(state, hq.location) or (isinstance(path[-1], str) and transit_box(state, path[-1])):
+            why = box_move_why_not(state, hq, "hq", path)  # 24.1, 23.5
+        elif not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+            raise IllegalOrder(self.rule, "an HQ move needs a path of hex labels")
+        else:
+            why = Walker(state, hq, "hq").why_not([state.map.index(h) for h in path])
         if why:
             raise IllegalOrder.cited(why, self.rule)
         bad = interval_violations(state, hq, path[-1])

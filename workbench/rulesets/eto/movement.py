@@ -17,6 +17,12 @@ weather)`` rather than plain costs:
   weather, entering enemy ZOC only where a friendly land unit is; generals
   stop on entering enemy ZOC, and during offensives move only with a land unit
   (24.3: the ``general`` key of a move order).
+* 24.1 transit boxes (``terrain.toml [transit_boxes]``, e.g. the Iraq transit box): a land unit
+  of the listed nations moves from the box onto a friendly map-edge hex the box links to, or
+  from such a hex into the box, for the box's MP cost, in the Movement phase or when activated
+  (``"path"`` then starts with the edge hex, or ends with the box's name);
+* 24.1 coastal forts: an enemy land unit entering the hex by land removes the marker
+  (``terrain.toml [features]`` rows with ``removed_on_enemy_land_entry``).
 
 The engine's :mod:`workbench.engine.moves` works on additive per-step costs,
 which cannot express these path-dependent stops; this module keeps the same
@@ -273,7 +279,10 @@ def partisan_kill_mp(state: State, b: int) -> int:
 class Walker:
     """Everything about the board one unit's move needs, computed once."""
 
-    def __init__(self, state: State, unit: Unit, mode: str) -> None:
+    def __init__(self, state: State, unit: Unit, mode: str, *, origin: int | None = None,
+                 spent: int = 0) -> None:
+        """``origin``/``spent``: a unit coming off a transit box (24.1) has just entered ``origin``
+        (by default its own hex, not entered) and spent ``spent`` MPs doing so."""
         self.state, self.unit, self.mode = state, unit, mode
         hm = state.map
         self.hm = hm
@@ -285,7 +294,8 @@ class Walker:
         self.cond = conditions(state)
         self.frozen = lakes_frozen(state)
         self.weather_free = values.unit_class(state, unit) in ("hq", "general", "partisan")
-        self.start = hm.index(unit.location)
+        self.start = hm.index(unit.location) if origin is None else origin
+        self.spent, self.arrived = spent, origin is not None
         self.enter_ok, self.side_ok = enter_arrays(state, unit)
         # 45.5: enemy infantry may enter a hex held only by partisans, paying 2 (3) MPs, and stops
         self.hunt = partisan_only(state, values.other(unit.side)) \
@@ -325,7 +335,11 @@ class Walker:
 
     def initial(self) -> tuple[int, bool]:
         s = self.start
-        z = _start_zoc_state(self.spec.zoc_rule, bool(self.ez[s]), bool(self.ta.forest[s]))
+        if self.arrived:  # 24.1: it entered the edge hex from the box, so ZOC stops it there
+            nz = _next_zoc(self.spec.zoc_rule, FREE, bool(self.ez[s]), False, bool(self.ta.forest[s]), False)
+            z = STOP if nz is None else nz
+        else:
+            z = _start_zoc_state(self.spec.zoc_rule, bool(self.ez[s]), bool(self.ta.forest[s]))
         bad = (not self.weather_free) and self.cond[s] != FAIR
         return z, bad
 
@@ -334,7 +348,7 @@ class Walker:
         z0, bad0 = self.initial()
         start = (self.start, z0, bad0)
         parent: dict[tuple[int, int, bool], tuple[int, int, bool] | None] = {start: None}
-        depth = {start: 0}
+        depth = {start: self.spent}
         best: dict[int, tuple[int, int, bool]] = {}
         queue = deque([start])
         nb = self.hm.neighbors
@@ -373,42 +387,212 @@ class Walker:
 
     def why_not(self, path: list[int]) -> str | None:
         """None if the path is legal, else plain words."""
+        return self.walk(path)[0]
+
+    def walk(self, path: list[int]) -> tuple[str | None, int, bool, int]:
+        """``(why_not, ZOC state, touched bad weather, MPs spent)`` after following ``path``."""
         z, bad = self.initial()
         a = self.start
-        n = 0
+        n = self.spent
         for k, b in enumerate(path, start=1):
             dirs = np.nonzero(self.hm.neighbors[a] == b)[0]
             if dirs.size == 0:
-                return f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent"
+                return f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent", z, bad, n
             d = int(dirs[0])
             n += 1 + self.extra(b)
             hunting = self.hunt is not None and self.hunt[b]
             if hunting and k < len(path):
-                return f"ETO-45.5: {self.unit.id} must stop in {self.hm.label(b)} to destroy the partisan there"
+                return (f"ETO-45.5: {self.unit.id} must stop in {self.hm.label(b)} to destroy the partisan "
+                        "there"), z, bad, n
             if self.enemy[b] and not hunting:
-                return f"ETO-24.0: {self.hm.label(b)} holds enemy units"
+                return f"ETO-24.0: {self.hm.label(b)} holds enemy units", z, bad, n
             if self.spec.zoc_rule == "hq":
                 from workbench.rulesets.eto.hq import region_why_not
                 outside = region_why_not(self.state, self.unit, self.hm.label(b))
                 if outside:
-                    return outside
+                    return outside, z, bad, n
             if not can_enter_basic(self.state, self.unit, a, d, b) and not hunting:
                 return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)}: "
-                        f"{entry_barrier(self.state, self.unit, a, d, b)}")
+                        f"{entry_barrier(self.state, self.unit, a, d, b)}"), z, bad, n
             res = self.step(a, d, b, z, bad)
             if res is None:
                 rule = "ETO-23.2" if self.spec.zoc_rule in ("hq", "general") else \
                     ("ETO-25.3" if self.spec.zoc_rule == "armor" else "ETO-25.2")
                 if self.spec.no_mud and self.cond[b] != FAIR:
                     rule = "ETO-1.2"
-                return f"{rule}: {self.unit.id} may not move on into {self.hm.label(b)} (enemy ZOC or weather)"
+                return (f"{rule}: {self.unit.id} may not move on into {self.hm.label(b)} "
+                        "(enemy ZOC or weather)"), z, bad, n
             z, bad = res
             if n > self.limit(bad):
                 return (f"ETO-24.0: {self.unit.id} may move {self.limit(bad)} hexes now "
                         f"(weather 1.2-1.3, supply 33.1); the path costs {n}"
-                        + (" (2 or 3 MPs to destroy a partisan, 45.5)" if hunting else ""))
+                        + (" (2 or 3 MPs to destroy a partisan, 45.5)" if hunting else "")), z, bad, n
             a = b
+        return None, z, bad, n
+
+
+def transit_box(state: State, name: str) -> dict[str, Any] | None:
+    """ETO-24.1: the ``terrain.toml [transit_boxes]`` row of an off-map box this map has, or None."""
+    row = state.ruleset.tables["terrain"].get("transit_boxes", {}).get(name)
+    return row if row is not None and name in state.map.boxes else None
+
+
+def box_edges(state: State, name: str, side: str) -> list[int]:
+    """ETO-24.1: the box's map-edge hexes (its map links) that are friendly to ``side`` and hold
+    no enemy unit."""
+    hm = state.map
+    ctrl = control(state)
+    enemy = occupied_by(state, values.other(side))
+    out = []
+    for h in hm.boxes[name].links:
+        if hm.has_hex(h):
+            i = hm.index(h)
+            if ctrl[i] == SIDE_CODE[side] and not enemy[i]:
+                out.append(i)
+    return out
+
+
+def box_user_why_not(state: State, unit: Unit, name: str) -> str | None:
+    """ETO-24.1 / 23.5: may this unit use the transit box at all?  Land units of the box's
+    nations and classes; HQs only of the types 23.5 allows there (``hq_regions.toml``)."""
+    row = transit_box(state, name)
+    if row is None:
+        return f"ETO-24.1: {name!r} is not a transit box land units can use"
+    if values.unit_class(state, unit) == "hq":
+        from workbench.rulesets.eto.hq import box_allows_hq
+        if box_allows_hq(state, unit, name):
+            return None
+        return f"ETO-23.5: HQ {unit.id} may not be in the {name}; only the HQs 23.5 names may"
+    if unit.nation not in row.get("nations", []) or values.unit_class(state, unit) not in row.get("classes", []):
+        return (f"ETO-24.1: only {', '.join(row.get('nations', []))} land units may use the {name}, "
+                f"not {unit.id}")
+    return None
+
+
+def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> str | None:
+    """ETO-24.1: a move out of a transit box (the path starts with a friendly map-edge hex the
+    box links to, costing the box's MPs, then goes on as usual) or into one (the path walks to
+    such an edge hex, or starts on one, and ends with the box's name; the unit must still be free
+    to move on, and the box's MPs count against its allowance)."""
+    hm = state.map
+    src = unit.location if transit_box(state, unit.location) else None
+    dst = path[-1] if path and isinstance(path[-1], str) and transit_box(state, path[-1]) else None
+    if src and dst:
+        return f"ETO-24.1: {unit.id} is already in the {src}; it moves out onto a map-edge hex"
+    name = src or dst
+    if name is None:
         return None
+    if mode not in ("movement", "offensive", "hq"):
+        return ("ETO-24.1: units use the transit box only in the Movement phase or when activated for an "
+                "offensive, not in breakthrough or exploitation moves")
+    why = box_user_why_not(state, unit, name)
+    if why:
+        return why
+    row = transit_box(state, name) or {}
+    mp = int(row.get("mp", 1))
+    hexes = path if src else path[:-1]
+    if not all(isinstance(h, str) and hm.has_hex(h) for h in hexes):
+        return "ETO-24.0: a move needs a path: the list of hex labels entered (and a transit box at an end)"
+    links = [h for h in hm.boxes[name].links if hm.has_hex(h)]
+    edges = box_edges(state, name, unit.side)
+    if src:
+        if not hexes:
+            return f"ETO-24.1: a move out of the {name} needs the map-edge hex it enters"
+        first = hexes[0]
+        if first not in links:
+            return f"ETO-24.1: {first} is not one of the {name}'s map-edge hexes ({', '.join(links)})"
+        e = hm.index(first)
+        if e not in edges:
+            return f"ETO-24.1: {first} is not a friendly map-edge hex free of enemy units"
+        outside = None
+        if values.unit_class(state, unit) == "hq":
+            from workbench.rulesets.eto.hq import region_why_not
+            outside = region_why_not(state, unit, first)
+        if outside:
+            return outside
+        if not enter_arrays(state, unit)[0][e]:
+            return f"ETO-24.1: {unit.id} cannot enter {first}: the hex is closed to this unit"
+        w = Walker(state, unit, mode, origin=e, spent=mp)
+        if w.spec.zoc_rule == "hq" and w.ez[e] and not w.friend_land[e]:
+            return f"ETO-23.2: HQ {unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit"
+        if mp > w.limit(w.initial()[1]):
+            return f"ETO-24.0: {unit.id} has fewer than the {mp} MPs the {name} costs"
+        return w.why_not([hm.index(h) for h in hexes[1:]])
+    w = Walker(state, unit, mode)
+    why, z, bad, n = w.walk([hm.index(h) for h in hexes])
+    if why:
+        return why
+    last = hexes[-1] if hexes else unit.location
+    if last not in links:
+        return (f"ETO-24.1: {unit.id} enters the {name} only from one of its map-edge hexes "
+                f"({', '.join(links)}), not from {last}")
+    if hm.index(last) not in edges:
+        return f"ETO-24.1: {last} is not a friendly map-edge hex free of enemy units"
+    if z in (STOP, FOREST_SLIP):
+        rule = "ETO-25.3" if w.spec.zoc_rule == "armor" else "ETO-25.2"
+        return f"{rule}: {unit.id} entered enemy ZOC at {last} and must stop there"
+    if n + mp > w.limit(bad):
+        return (f"ETO-24.0: {unit.id} may move {w.limit(bad)} now; reaching the {name} costs {n + mp} "
+                f"({mp} for the box itself)")
+    return None
+
+
+def box_paths(state: State, unit: Unit, mode: str, reach: dict[int, list[int]]) -> list[list[str]]:
+    """ETO-24.1: the legal transit-box moves to list for ``unit`` (one path per destination):
+    out of the box it is in, or into each box it may use.  ``reach`` is its ordinary reach."""
+    hm = state.map
+    out: list[list[str]] = []
+    if transit_box(state, unit.location):
+        name = unit.location
+        if box_user_why_not(state, unit, name):
+            return out
+        mp = int((transit_box(state, name) or {}).get("mp", 1))
+        edges = [e for e in box_edges(state, name, unit.side) if not box_move_why_not(state, unit, mode, [hm.label(e)])]
+        seen = set(edges)
+        out += [[hm.label(e)] for e in edges]
+        for e in edges:
+            for p in Walker(state, unit, mode, origin=e, spent=mp).reach().values():
+                if p[-1] not in seen:
+                    seen.add(p[-1])
+                    out.append([hm.label(i) for i in [e, *p]])
+        return out
+    if not values.on_map(unit) or mode not in ("movement", "offensive", "hq"):
+        return out
+    start = hm.index(unit.location)
+    for name in state.ruleset.tables["terrain"].get("transit_boxes", {}):
+        if transit_box(state, name) is None or box_user_why_not(state, unit, name):
+            continue
+        edges = [e for e in box_edges(state, name, unit.side) if e == start or e in reach]
+        for e in sorted(edges, key=lambda e: len(reach.get(e, []))):  # the nearest edge hex first
+            path = [hm.label(i) for i in reach.get(e, [])] + [name]
+            if not box_move_why_not(state, unit, mode, path):
+                out.append(path)
+                break
+    return out
+
+
+def removable_marker_kinds(state: State) -> set[str]:
+    """``terrain.toml [features]`` marker kinds an enemy land unit removes by entering the hex (24.1:
+    the coastal fort)."""
+    return {str(f["marker_kind"]) for f in state.ruleset.tables["terrain"].get("features", {}).values()
+            if f.get("removed_on_enemy_land_entry") and f.get("marker_kind")}
+
+
+def remove_entered_markers(state: State, unit: Unit, path: list[str]) -> None:
+    """ETO-24.1: "Coastal fort: removed if enemy enters by land": an enemy land unit entering
+    the hex (ending there or passing through) removes the marker.  It is removed, not destroyed,
+    so it cannot be repaired (37.5 repairs destroyed installations)."""
+    if not values.is_land_unit(state, unit):
+        return
+    forts = state.markers.get("forts", {})
+    kinds = removable_marker_kinds(state)
+    for h in path:
+        f = forts.get(h)
+        if f and f.get("kind") in kinds and f.get("side") != unit.side:
+            forts.pop(h)
+            state.emit("marker_removed", side=unit.side, rule="ETO-24.1",
+                       text=f"{f.get('kind')} marker at {h} removed: {unit.id} entered the hex by land",
+                       hex=h, marker=f.get("kind"), unit=unit.id)
 
 
 def generals_with(state: State, unit: Unit) -> list[Unit]:
@@ -421,7 +605,11 @@ class MoveOrder(OrderKind):
     24.3 switching while passing through: ``"drop_at": hex`` leaves the riding general with a
     friendly land unit in a hex the path passes through; ``"pick_up": general`` takes on a
     general standing in a hex the path passes through.  Neither variant is listed by ``legal``
-    (it would multiply the list); ``check`` accepts them."""
+    (it would multiply the list); ``check`` accepts them.
+
+    24.1 transit boxes: a path ending with a box's name moves into the box, and a unit in a box
+    moves out with a path starting on one of the box's friendly map-edge hexes
+    (:func:`box_move_why_not`).  Entering units remove enemy coastal forts (24.1)."""
 
     kind = "move"
     rule = "ETO-24.0"
@@ -441,8 +629,9 @@ class MoveOrder(OrderKind):
         mode = self.mode(state)
         out = []
         for u in state.units_by_id.values():
-            if u.side != d.side or not values.on_map(u) or u.props.get("moved"):
-                continue
+            if u.side != d.side or u.props.get("moved") or \
+                    not (values.on_map(u) or transit_box(state, u.location)):
+                continue  # 24.1: units in a transit box move too
             if u.props.get("dropped") == state.turn_label:
                 continue  # 19.4, 28.7: a para stays in its drop hex for the rest of the turn
             cls = values.unit_class(state, u)
@@ -472,6 +661,8 @@ class MoveOrder(OrderKind):
         return Walker(state, unit, mode)
 
     def destinations(self, state: State, unit: Unit) -> dict[int, list[int]]:
+        if not values.on_map(unit):
+            return {}  # in a transit box: see box_paths (24.1)
         w = self.walker(state, unit)
         out = w.reach()
         if stacking.counts_type(state, unit):
@@ -490,8 +681,14 @@ class MoveOrder(OrderKind):
                 continue
             gens = [g for g in generals_with(state, u) if not g.props.get("moved")] \
                 if values.is_combat_unit(state, u) else []
-            for _, path in sorted(self.destinations(state, u).items()):
-                order = {"kind": "move", "unit": u.id, "path": [hm.label(i) for i in path]}
+            dests = self.destinations(state, u)
+            paths = [[hm.label(i) for i in path] for _, path in sorted(dests.items())]
+            for p in box_paths(state, u, mode, dests):
+                if not (stacking.counts_type(state, u) and state.map.has_hex(p[-1])
+                        and not stacking.fits(state, p[-1], u.side, [u])):
+                    paths.append(p)
+            for path in paths:
+                order = {"kind": "move", "unit": u.id, "path": path}
                 out.append(order)
                 for g in gens:
                     if mode == "exploit" and g.id != u.props.get("exploiter"):
@@ -519,17 +716,22 @@ class MoveOrder(OrderKind):
                               "before any exploitation attack"}[mode]
             rule, text = why.split(": ", 1)
             raise IllegalOrder(rule, f"{uid} may not move now: {text}")
-        if not isinstance(path, list) or not path or not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+        if not isinstance(path, list) or not path:
             raise IllegalOrder(self.rule, "a move needs a path: the list of hex labels entered")
-        idx = [state.map.index(h) for h in path]
-        why = self.walker(state, unit).why_not(idx)
+        if transit_box(state, unit.location) or (isinstance(path[-1], str) and transit_box(state, path[-1])):
+            why = box_move_why_not(state, unit, mode, path)  # 24.1
+        elif not all(isinstance(h, str) and state.map.has_hex(h) for h in path):
+            raise IllegalOrder(self.rule, "a move needs a path: the list of hex labels entered")
+        else:
+            why = self.walker(state, unit).why_not([state.map.index(h) for h in path])
         if why:
             raise IllegalOrder.cited(why, self.rule)
         dest = path[-1]
-        if stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
+        on_map_dest = state.map.has_hex(dest)
+        if on_map_dest and stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
                                f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
-        if values.unit_class(state, unit) == "hq":
+        if values.unit_class(state, unit) == "hq" and on_map_dest:
             from workbench.rulesets.eto.hq import interval_violations
             bad = interval_violations(state, unit, dest)
             if bad:
@@ -588,8 +790,10 @@ class MoveOrder(OrderKind):
         unit.props["moved"] = True
         if mode == "movement" and values.unit_class(state, unit) == "partisan":
             unit.props["partisan_moved"] = True
-        pass_through(state, unit, [state.map.index(h) for h in order["path"]])
-        if values.unit_class(state, unit) == "infantry":
+        entered = [h for h in order["path"] if state.map.has_hex(h)]
+        pass_through(state, unit, [state.map.index(h) for h in entered])
+        remove_entered_markers(state, unit, entered)  # 24.1 coastal forts
+        if values.unit_class(state, unit) == "infantry" and values.on_map(unit):
             from workbench.rulesets.eto.losses import eliminate
 
             for p in values.units_at(state, unit.location, values.other(unit.side)):
