@@ -223,3 +223,36 @@ def test_eto_25_1_coastal_fort_neither_blocks_zoc_nor_entry(tmp_path):
     assert zoc(coastal, "axis")[i] and not zoc(fortified, "axis")[i]
     assert Walker(coastal, coastal.unit("GE-a"), "movement").why_not([i]) is None
     assert Walker(fortified, fortified.unit("GE-a"), "movement").why_not([i]).startswith("ETO-24.1")
+
+
+def test_eto_24_1_middle_east_hq_in_the_box_activates_units_in_iraq_and_the_box(tmp_path):
+    """24.1: "if the Middle East HQ is in the box, it can activate units anywhere in Iraq, but not
+    beyond"; units in the box are activated like units on the map (22.1)."""
+    from eto_kit import begin_offensive
+
+    s = _me_state(tmp_path, [unit("UK-ME", "UK", "hq_me", BOX), unit("UK-box", "UK", "infantry", BOX),
+                             unit("UK-bag", "UK", "infantry", "11774"), unit("UK-dam", "UK", "infantry", "10179"),
+                             unit("GE-a", "GE", "infantry", "08640")])
+    s.tracks["UK.offensives"] = 3
+    begin_offensive(s, "allies")
+    assert {"kind": "activate_hq", "hqs": ["UK-ME"]} in s.legal_orders()
+    s.apply({"kind": "activate_hq", "hqs": ["UK-ME"]})
+    may = {o["unit"] for o in s.legal_orders() if o["kind"] == "activate" and "unit" in o}
+    assert {"UK-box", "UK-bag"} <= may and "UK-dam" not in may
+    s.apply({"kind": "activate", "unit": "UK-box"})
+    assert s.unit("UK-box").props.get("activated")
+
+
+def test_eto_24_1_coastal_fort_removed_however_the_enemy_enters(tmp_path):
+    """24.1 "enters by land" is any entry: every way a land unit enters hexes (move, advance after
+    combat, breakthrough move, retreat) goes through control.pass_through, which removes the
+    marker; HQs and generals are not land units that take hexes (24.4) and leave it."""
+    from workbench.rulesets.eto.control import pass_through
+
+    s = _fort_state(tmp_path)
+    s.units_by_id["GE-H"] = type(s.unit("GE-a"))("GE-H", "axis", "GE", "hq", None, "08640", False, {})
+    pass_through(s, s.unit("GE-H"), [s.map.index("08740")])
+    assert "08740" in s.markers["forts"]
+    pass_through(s, s.unit("GE-a"), [s.map.index("08740")])  # e.g. an advance after combat (27.4)
+    assert "08740" not in s.markers["forts"]
+    assert [e["rule"] for e in s.log if e["kind"] == "marker_removed"] == ["ETO-24.1"]

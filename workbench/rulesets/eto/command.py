@@ -35,7 +35,8 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
-from workbench.rulesets.eto.hq import in_radius
+from workbench.rulesets.eto.hq import box_allows_hq, in_radius
+from workbench.rulesets.eto.movement import transit_box
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 ACTIVATION_STEPS = ("offensive/command", "offensive/breakthrough", "offensive/movement")
@@ -128,8 +129,10 @@ def half_rule_ok(state: State, adding: list[Unit]) -> bool:
 
 
 def can_activate(state: State, unit: Unit, side: str) -> bool:
-    """Not yet activated this turn (22.0), on the map, friendly, not a partisan (45.5) or HQ."""
-    return (unit.side == side and values.on_map(unit) and not unit.props.get("activated")
+    """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
+    units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5) or HQ."""
+    placed = values.on_map(unit) or transit_box(state, unit.location) is not None
+    return (unit.side == side and placed and not unit.props.get("activated")
             and values.unit_class(state, unit) not in ("partisan", "hq"))
 
 
@@ -212,7 +215,8 @@ class ActivateHQOrder(OrderKind):
     rule = "ETO-22.1"
 
     def _hqs(self, state: State, side: str) -> list[Unit]:
-        return sorted((u for u in state.units_by_id.values() if u.side == side and values.on_map(u)
+        return sorted((u for u in state.units_by_id.values() if u.side == side
+                       and (values.on_map(u) or box_allows_hq(state, u, u.location))  # 23.5, 24.1
                        and values.unit_class(state, u) == "hq" and not u.props.get("activated")
                        and values.nation_kind(state, u.nation) == "major"), key=lambda u: u.id)
 

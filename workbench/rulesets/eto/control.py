@@ -97,10 +97,37 @@ def home_mask(state: State, nation: str, *, original: bool = False) -> np.ndarra
 
 
 def pass_through(state: State, unit: Unit, path: list[int]) -> None:
-    """ETO-24.4: a land unit (not an HQ or general) entering a hex makes it friendly."""
+    """ETO-24.4: a land unit (not an HQ or general) entering a hex makes it friendly; entering an
+    enemy coastal fort's hex by land removes the marker (24.1), however the unit got there
+    (move, advance, breakthrough or retreat)."""
     if not values.is_land_unit(state, unit):
         return
     control(state)[np.asarray(path, dtype=np.int64)] = SIDE_CODE[unit.side]
+    remove_entered_markers(state, unit, [state.map.label(int(i)) for i in path])
+
+
+def removable_marker_kinds(state: State) -> set[str]:
+    """``terrain.toml [features]`` marker kinds an enemy land unit removes by entering the hex (24.1:
+    the coastal fort)."""
+    return {str(f["marker_kind"]) for f in state.ruleset.tables["terrain"].get("features", {}).values()
+            if f.get("removed_on_enemy_land_entry") and f.get("marker_kind")}
+
+
+def remove_entered_markers(state: State, unit: Unit, path: list[str]) -> None:
+    """ETO-24.1: "Coastal fort: removed if enemy enters by land": an enemy land unit entering
+    the hex (ending there or passing through) removes the marker.  It is removed, not destroyed,
+    so it cannot be repaired (37.5 repairs destroyed installations)."""
+    if not values.is_land_unit(state, unit):
+        return
+    forts = state.markers.get("forts", {})
+    kinds = removable_marker_kinds(state)
+    for h in path:
+        f = forts.get(h)
+        if f and f.get("kind") in kinds and f.get("side") != unit.side:
+            forts.pop(h)
+            state.emit("marker_removed", side=unit.side, rule="ETO-24.1",
+                       text=f"{f.get('kind')} marker at {h} removed: {unit.id} entered the hex by land",
+                       hex=h, marker=f.get("kind"), unit=unit.id)
 
 
 def apply_front(state: State, side: str) -> int:

@@ -571,30 +571,6 @@ def box_paths(state: State, unit: Unit, mode: str, reach: dict[int, list[int]]) 
     return out
 
 
-def removable_marker_kinds(state: State) -> set[str]:
-    """``terrain.toml [features]`` marker kinds an enemy land unit removes by entering the hex (24.1:
-    the coastal fort)."""
-    return {str(f["marker_kind"]) for f in state.ruleset.tables["terrain"].get("features", {}).values()
-            if f.get("removed_on_enemy_land_entry") and f.get("marker_kind")}
-
-
-def remove_entered_markers(state: State, unit: Unit, path: list[str]) -> None:
-    """ETO-24.1: "Coastal fort: removed if enemy enters by land": an enemy land unit entering
-    the hex (ending there or passing through) removes the marker.  It is removed, not destroyed,
-    so it cannot be repaired (37.5 repairs destroyed installations)."""
-    if not values.is_land_unit(state, unit):
-        return
-    forts = state.markers.get("forts", {})
-    kinds = removable_marker_kinds(state)
-    for h in path:
-        f = forts.get(h)
-        if f and f.get("kind") in kinds and f.get("side") != unit.side:
-            forts.pop(h)
-            state.emit("marker_removed", side=unit.side, rule="ETO-24.1",
-                       text=f"{f.get('kind')} marker at {h} removed: {unit.id} entered the hex by land",
-                       hex=h, marker=f.get("kind"), unit=unit.id)
-
-
 def generals_with(state: State, unit: Unit) -> list[Unit]:
     return [g for g in values.units_at(state, unit.location, unit.side) if values.unit_class(state, g) == "general"]
 
@@ -792,7 +768,6 @@ class MoveOrder(OrderKind):
             unit.props["partisan_moved"] = True
         entered = [h for h in order["path"] if state.map.has_hex(h)]
         pass_through(state, unit, [state.map.index(h) for h in entered])
-        remove_entered_markers(state, unit, entered)  # 24.1 coastal forts
         if values.unit_class(state, unit) == "infantry" and values.on_map(unit):
             from workbench.rulesets.eto.losses import eliminate
 
