@@ -56,3 +56,17 @@ def test_eto_24_1_fortification_marker_bars_the_enemy_until_captured(tmp_path):
     s.markers.setdefault("forts", {})[target] = {"kind": "fortification", "side": "allies"}
     why = _why(s, "GE-a", target)
     assert why is not None and why.startswith("ETO-24.1") and "fortification" in why
+
+
+def test_eto_1_5_leningrad_and_archangel_icebound_in_w_weather_only(tmp_path):
+    """1.5: "These effects occur during all W weather in the severe weather zone: Leningrad and
+    Archangel are ice-bound and cannot be used as ports for any purposes"."""
+    from workbench.rulesets.eto.weather import icebound_ports
+
+    summer = new_state(tmp_path, [unit("SU-a", "SU", "infantry", "06828")])
+    assert summer.tracks["weather"] != "W" and icebound_ports(summer) == set()
+    winter = new_state(tmp_path, [unit("SU-a", "SU", "infantry", "06828")], first="1942-01", last="1942-02")
+    hm = winter.map
+    assert winter.tracks["weather"] == "W"
+    assert icebound_ports(winter) == {hm.hex_of("Leningrad"), hm.hex_of("Archangel")}
+    assert hm.hex_of("Riga") not in icebound_ports(winter)  # Baltic ports further south stay open

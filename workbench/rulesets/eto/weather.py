@@ -103,3 +103,24 @@ def crossable_sides(state: State) -> np.ndarray:
     """``bool[N, 6]``: hexsides a land unit may cross now (24.1; frozen lakes 1.5)."""
     ta = terrain_arrays(state)
     return ~ta.closed_side & (~ta.lake_side | lakes_frozen(state)) & (state.map.neighbors >= 0)
+
+
+def icebound_ports(state: State) -> set[str]:
+    """ETO-1.5: "during all W weather in the severe weather zone ... Leningrad and Archangel are
+    ice-bound and cannot be used as ports for any purposes".  The hex labels of the ports listed
+    in ``weather.toml [effects.winter] icebound_ports`` that lie in the severe zone, in a W month;
+    empty otherwise.  Port users (naval movement, sea supply, transport) ask this."""
+    if letter(state) != "W":
+        return set()
+    hm = state.map
+    ta = terrain_arrays(state)
+    out = set()
+    for name in state.ruleset.tables["weather"]["effects"]["winter"].get("icebound_ports", []):
+        try:
+            label = hm.hex_of(name)
+        except KeyError:
+            continue  # a map without this port
+        if ta.severe[hm.index(label)]:
+            out.add(label)
+    return out
+
