@@ -6,10 +6,11 @@ import pytest
 from eto_kit import step_to, unit
 
 from workbench.engine.errors import IllegalOrder
-from workbench.rulesets.eto import losses
+from workbench.rulesets.eto import losses, suez
 from workbench.rulesets.eto.construction import build_cost
 from workbench.rulesets.eto.control import SIDE_CODE, control
-from workbench.rulesets.eto.losses import FORCE_POOL, REPLENISHMENT, SUEZ_ELIGIBLE
+from workbench.rulesets.eto.losses import FORCE_POOL, REPLENISHMENT
+from workbench.rulesets.eto.suez import ELIGIBLE as SUEZ_ELIGIBLE
 
 BOX = "Suez Adds box"
 UK = 'nations = ["SU", "UK"]'
@@ -119,9 +120,9 @@ def test_eto_37_7_both_cities_axis_box_goes_to_force_pool(tmp_path):
     hm = s.map
     ctrl = control(s)
     ctrl[hm.index(hm.hex_of("Cairo"))] = SIDE_CODE["axis"]
-    assert not losses.suez_closed(s)  # Mosul still British: the box stays
+    assert not suez.closed(s)  # Mosul still British: the box stays
     ctrl[hm.index(hm.hex_of("Mosul"))] = SIDE_CODE["axis"]
-    assert losses.suez_closed(s)
+    assert suez.closed(s)
     step_to(s, "construction/build", limit=100)
     assert s.unit("UK-a").location == FORCE_POOL
 

@@ -50,26 +50,16 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import stacking, supply, values
+from workbench.rulesets.eto import stacking, suez, supply, values
 from workbench.rulesets.eto.command import spendable, track
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
-from workbench.rulesets.eto.losses import (
-    FORCE_POOL,
-    SUEZ_ELIGIBLE,
-    suez_box,
-    suez_closed,
-    suez_entry_hexes,
-    suez_table,
-    suez_unit,
-)
+from workbench.rulesets.eto.losses import FORCE_POOL
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
 
 TURN_TRACK = "Turn track"
 SIBERIA = "Siberian Transfers"
 SEASONS = ("winter", "spring", "summer", "autumn")
-SUEZ_ADDED = "suez_added"                 # prop: a British infantry addition of this winter (37.7)
-SUEZ_ALLOWED = "suez_adds.from_additions"  # track: winter additions that may still go to the box
 
 
 def season_after(label: str, n: int) -> str:
@@ -308,7 +298,7 @@ class BuildOrder(OrderKind):
     def _choices(self, state: State, side: str) -> list[Unit]:
         """One pool unit per (box, nation, type, reduced) so the list stays short."""
         seen, out = set(), []
-        for box in (FORCE_POOL, SIBERIA, suez_box(state)):
+        for box in (FORCE_POOL, SIBERIA, suez.box(state)):
             for u in pool_units(state, side, box):
                 key = (box, u.nation, u.type)
                 if key not in seen:
@@ -334,8 +324,8 @@ class BuildOrder(OrderKind):
         cls = values.unit_class(state, unit)
         if cls == "partisan":
             return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))
-        if unit.location == suez_box(state):
-            return suez_placement_ok(state, unit, str(order.get("at", "")))
+        if unit.location == suez.box(state):
+            return suez.placement_ok(state, unit, str(order.get("at", "")))
         if delay(state, unit) == 0 or unit.location == SIBERIA:
             return placement_ok(state, unit, str(order.get("at", "")))
         if "at" in order:
@@ -358,8 +348,8 @@ class BuildOrder(OrderKind):
                     cands = sorted({hm.label(int(j)) for i in np.flatnonzero(home & (ta.resource | ta.city_resource))
                                     for j in hm.neighbors[i] if j >= 0})
                     out += [{**base, "at": h} for h in cands if self._why_not(state, u, {**base, "at": h}) is None]
-                elif u.location == suez_box(state):
-                    out += [{**base, "at": h} for h in suez_entry_hexes(state)
+                elif u.location == suez.box(state):
+                    out += [{**base, "at": h} for h in suez.entry_hexes(state)
                             if self._why_not(state, u, {**base, "at": h}) is None]
                 elif delay(state, u) == 0 or u.location == SIBERIA:
                     out += [{**base, "at": h} for h in hub_hexes(state, u)
@@ -371,10 +361,10 @@ class BuildOrder(OrderKind):
             out += [{"kind": "build", "repair": label, "nation": n} for n in majors
                     if repair_why_not(state, side, label, n) is None]
         for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-            if u.side == side and u.location in (FORCE_POOL, suez_box(state)):
+            if u.side == side and u.location in (FORCE_POOL, suez.box(state)):
                 for where in ("box", "pool"):
                     o = {"kind": "build", "suez": where, "unit": u.id}
-                    if suez_why_not(state, side, o) is None:
+                    if suez.why_not(state, side, o) is None:
                         out.append(o)
         return out
 
@@ -386,12 +376,12 @@ class BuildOrder(OrderKind):
                 raise IllegalOrder.cited(why, "ETO-37.5")
             return
         if "suez" in order:
-            why = suez_why_not(state, side, order)
+            why = suez.why_not(state, side, order)
             if why:
                 raise IllegalOrder.cited(why, "ETO-37.7")
             return
         u = state.units_by_id.get(order.get("unit", ""))
-        if u is None or u.side != side or u.location not in (FORCE_POOL, SIBERIA, suez_box(state)) \
+        if u is None or u.side != side or u.location not in (FORCE_POOL, SIBERIA, suez.box(state)) \
                 or values.unit_class(state, u) in ("hq", "general"):
             raise IllegalOrder("ETO-37.1", f"{order.get('unit')!r} is not one of your units in the force pool")
         why = self._why_not(state, u, order)
@@ -403,14 +393,14 @@ class BuildOrder(OrderKind):
             repair(state, state.decision.side, str(order["repair"]), str(order["nation"]))
             return
         if "suez" in order:
-            suez_move(state, state.unit(order["unit"]), str(order["suez"]))
+            suez.move(state, state.unit(order["unit"]), str(order["suez"]))
             return
         u = state.unit(order["unit"])
         depleted = bool(order.get("depleted", False))
         from_siberia = u.location == SIBERIA
-        from_suez = u.location == suez_box(state)
-        u.props.pop(SUEZ_ELIGIBLE, None)
-        u.props.pop(SUEZ_ADDED, None)
+        from_suez = u.location == suez.box(state)
+        u.props.pop(suez.ELIGIBLE, None)
+        u.props.pop(suez.ADDED, None)
         if from_siberia:
             state.tracks["SU.siberian_allowed"] = track(state, "SU.siberian_allowed") - 1
             cost = 0
@@ -524,15 +514,15 @@ def additions(state: State, step: Any) -> None:
                     continue
                 state.units_by_id[uid] = Unit(uid, sides[nation], nation, utype, None, FORCE_POOL, False,
                                               {"pool_of": values.major_of(state, nation)})
-                if suez_unit(state, state.units_by_id[uid]):
-                    state.units_by_id[uid].props[SUEZ_ADDED] = state.turn_label
+                if suez.eligible_unit(state, state.units_by_id[uid]):
+                    state.units_by_id[uid].props[suez.ADDED] = state.turn_label
                     suez_added += 1
         state.emit("force_pool", side=sides[nation], rule="ETO-37.0",
                    text=f"{nation} force pool additions for {year}", nation=nation,
                    added={k: v for k, v in row.items() if isinstance(v, int)})
     if suez_added:  # 37.7: "up to one half of the British infantry units being added"
-        allowed = math.floor(suez_added * float(suez_table(state)["winter_fraction"]))
-        state.tracks[SUEZ_ALLOWED] = allowed
+        allowed = math.floor(suez_added * float(suez.table(state)["winter_fraction"]))
+        state.tracks[suez.ALLOWED] = allowed
         state.emit("suez_adds", side="allies", rule="ETO-37.7",
                    text=f"up to {allowed} of the {suez_added} British infantry added may go to the Suez Adds box",
                    allowed=allowed, added=suez_added)
@@ -601,7 +591,7 @@ def delayed(state: State, step: Any) -> None:
 def begin_build(state: State, step: Any) -> None:
     """Entering Step 3: Siberian transfers (43.1) and the partisan count (45.2)."""
     state.tracks["partisans_built"] = 0
-    suez_check(state)
+    suez.check(state)
     if not supply.special(state, "siberian_transfers"):
         return
     if not any(u.location == SIBERIA for u in state.units_by_id.values()):
@@ -626,85 +616,7 @@ def end_build(state: State, step: Any) -> None:
     """End of Step 3: unused Siberian transfers lapse (43.1), and so do the Suez Adds choices
     not taken (37.7: the choice belongs to the elimination and to the winter additions)."""
     state.tracks.pop("SU.siberian_allowed", None)
-    state.tracks.pop(SUEZ_ALLOWED, None)
+    state.tracks.pop(suez.ALLOWED, None)
     for u in state.units_by_id.values():
-        u.props.pop(SUEZ_ELIGIBLE, None)
-        u.props.pop(SUEZ_ADDED, None)
-
-
-# -- ETO-37.7: the Suez Adds box ---------------------------------------------------------------
-
-def suez_check(state: State) -> None:
-    """ETO-37.7: "If both of these cities [Cairo, Mosul] are friendly to the Axis, units in the
-    Suez Adds box must be moved to the Western Allies force pool"."""
-    box = suez_box(state)
-    inside = sorted((u for u in state.units_by_id.values() if u.location == box), key=lambda u: u.id)
-    if not inside or not suez_closed(state):
-        return
-    for u in inside:
-        u.location = FORCE_POOL
-        u.props["pool_of"] = values.major_of(state, u.nation)
-    state.emit("suez_adds", side="allies", rule="ETO-37.7",
-               text=f"Cairo and Mosul are both Axis-friendly: {', '.join(u.id for u in inside)} → force pool",
-               units=[u.id for u in inside])
-
-
-def suez_placement_ok(state: State, unit: Unit, label: str) -> str | None:
-    """ETO-37.7, 37.6: a unit built from the Suez Adds box enters at Cairo or Mosul, one not
-    friendly to the Axis; "Enemy ZOC does not affect this placement" (nor home country/supply)."""
-    entries = suez_entry_hexes(state)
-    names = " or ".join(suez_table(state)["entry_cities"])
-    if label not in entries:
-        return f"ETO-37.7: a unit built from the Suez Adds box enters at {names} ({', '.join(entries)}), not {label!r}"
-    if control(state)[state.map.index(label)] == SIDE_CODE["axis"]:
-        return f"ETO-37.7: {label} is friendly to the Axis"
-    if not stacking.fits(state, label, unit.side, [unit]):
-        return f"ETO-24.2: {label} cannot hold another unit"
-    return None
-
-
-def suez_why_not(state: State, side: str, order: dict[str, Any]) -> str | None:
-    """ETO-37.7: may this unit move to ("box") or from ("pool") the Suez Adds box now?"""
-    u = state.units_by_id.get(str(order.get("unit", "")))
-    where = order.get("suez")
-    if u is None or u.side != side:
-        return f"ETO-37.7: {order.get('unit')!r} is not one of your units"
-    if not suez_unit(state, u):
-        return f"ETO-37.7: only British infantry may use the Suez Adds box, not {u.id} ({u.nation} {u.type})"
-    winter = state.turn_label.endswith("winter")
-    if where == "box":
-        if u.location != FORCE_POOL:
-            return f"ETO-37.7: {u.id} is not in the force pool"
-        if suez_closed(state):
-            return "ETO-37.7: Cairo and Mosul are both friendly to the Axis; the Suez Adds box is closed"
-        if u.props.get(SUEZ_ELIGIBLE):
-            return None
-        if winter and u.props.get(SUEZ_ADDED) == state.turn_label:
-            if track(state, SUEZ_ALLOWED) <= 0:
-                return "ETO-37.7: no more than one half of this winter's British infantry additions may go to the box"
-            return None
-        return (f"ETO-37.7: {u.id} was not eliminated in Africa, Asia, on a Mediterranean island or within "
-                f"{suez_table(state)['port_hexes']} hexes of a Mediterranean port, nor added to the pool this winter")
-    if where == "pool":
-        if u.location != suez_box(state):
-            return f"ETO-37.7: {u.id} is not in the Suez Adds box"
-        if not winter:
-            return "ETO-37.7: units move from the Suez Adds box to the force pool only in winter seasonal turns"
-        return None
-    return f"ETO-37.7: 'suez' is 'box' or 'pool', not {where!r}"
-
-
-def suez_move(state: State, u: Unit, where: str) -> None:
-    """ETO-37.7: move a British infantry unit between the force pool and the Suez Adds box."""
-    if where == "box":
-        if not u.props.pop(SUEZ_ELIGIBLE, None):
-            state.tracks[SUEZ_ALLOWED] = track(state, SUEZ_ALLOWED) - 1
-        u.props.pop(SUEZ_ADDED, None)
-        u.props.pop("pool_of", None)
-        u.location = suez_box(state)
-        text = f"{u.id} goes to the Suez Adds box"
-    else:
-        u.location = FORCE_POOL
-        u.props["pool_of"] = values.major_of(state, u.nation)
-        text = f"{u.id} moves from the Suez Adds box to the force pool"
-    state.emit("suez_adds", side=u.side, rule="ETO-37.7", text=text, unit=u.id, to=u.location)
+        u.props.pop(suez.ELIGIBLE, None)
+        u.props.pop(suez.ADDED, None)

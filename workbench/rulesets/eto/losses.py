@@ -10,15 +10,11 @@ permanently gone (Zhukov: 1), else the force pool (27.5, 43.7).  HQs are never
 eliminated by combat: they move to the nearest friendly stack that may hold
 them, or go to the force pool (23.3).
 
-Suez Adds (37.7): British infantry eliminated in Africa, Asia, on a Mediterranean island
-or within three hexes of a Mediterranean port (force_pools.toml [suez_adds]) go to the
-force pool marked ``suez_eligible``; the British player may move them into the Suez Adds
-box in the next Construction Step 3 (:mod:`construction`, docs/rulings-eto.md).
+British infantry eliminated where the Suez Adds box may take it go to the force pool
+marked ``suez_eligible`` (37.7, :mod:`suez`).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -29,7 +25,6 @@ FORCE_POOL = "Force pool"
 REPLENISHMENT = "Replenishment"
 PERMANENT = "Eliminated"
 KEEP_PROPS = ("name", "note", "pool_of")
-SUEZ_ELIGIBLE = "suez_eligible"  # prop: may still be moved to the Suez Adds box (37.7)
 
 
 def _clear(unit: Unit) -> None:
@@ -57,9 +52,11 @@ def eliminate(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool =
     suez = False
     if box == FORCE_POOL:
         unit.props["pool_of"] = values.major_of(state, unit.nation)
-        suez = suez_may_go(state, unit, start)
+        from workbench.rulesets.eto import suez as suez_adds  # 37.7 (suez imports this module)
+
+        suez = suez_adds.may_go(state, unit, start)
         if suez:
-            unit.props[SUEZ_ELIGIBLE] = True
+            unit.props[suez_adds.ELIGIBLE] = True
             why += " (may go to the Suez Adds box, ETO-37.7)"
     state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why} → {box}",
                unit=unit.id, at=start, box=box, oos=marked or oos, suez_eligible=suez)
@@ -165,100 +162,3 @@ def lone_commanders_in_zoc(state: State, mover_side: str) -> None:
                            text=f"HQ {u.id} cannot withdraw: to the force pool", unit=u.id, at=start)
             else:
                 general_falls(state, u, "ETO-43.7")
-
-
-# -- ETO-37.7: the Suez Adds box ---------------------------------------------------------------
-
-def suez_table(state: State) -> dict:
-    """ETO-37.7: force_pools.toml [suez_adds]."""
-    return state.ruleset.tables["force_pools"]["suez_adds"]
-
-
-def suez_box(state: State) -> str:
-    return str(suez_table(state)["box"])
-
-
-def suez_unit(state: State, unit: Unit) -> bool:
-    """ETO-37.7: "British infantry units" (no other type may use the box)."""
-    t = suez_table(state)
-    return unit.nation in t["nations"] and values.unit_class(state, unit) in t["classes"]
-
-
-def suez_entry_hexes(state: State) -> list[str]:
-    """ETO-37.7: the hexes of Cairo and Mosul (force_pools.toml [suez_adds].entry_cities)."""
-    return [state.map.hex_of(name) for name in suez_table(state)["entry_cities"]]
-
-
-def suez_closed(state: State) -> bool:
-    """ETO-37.7: "If both of these cities are friendly to the Axis" the box cannot be used."""
-    from workbench.rulesets.eto.control import SIDE_CODE, control
-
-    ctrl = control(state)
-    return all(ctrl[state.map.index(h)] == SIDE_CODE["axis"] for h in suez_entry_hexes(state))
-
-
-def suez_mask(state: State) -> np.ndarray:
-    """ETO-37.7: hexes where an eliminated British infantry unit may go to the Suez Adds box:
-    Africa, Asia, a Mediterranean island, or within three hexes of a port on the Mediterranean
-    (incl. Adriatic and Aegean).  The map reading is force_pools.toml [suez_adds.regions]."""
-    game = state.game
-    cached = getattr(game, "_eto_suez", None)
-    if cached is not None:
-        return cached
-    import shapely
-
-    from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
-
-    hm = state.map
-    ta = terrain_arrays(state)
-    t = suez_table(state)
-    reg = t["regions"]
-    med = set(reg["mediterranean_seas"])
-    sea = np.array([s or "" for s in hm.hexes["sea_area"].to_list()], dtype=object)
-    med_sea = np.isin(sea, list(med))
-    nb = hm.neighbors
-    touches_med = np.array([any(j >= 0 and med_sea[j] for j in nb[i]) for i in range(hm.size)])
-    mask = np.isin(ta.country, list(reg["africa"]) + list(reg["asia"])) & ta.land
-    lon, lat = hex_lonlat(state)
-    for part in reg.get("asia_parts", []):
-        inside = shapely.contains_xy(shapely.Polygon(part["polygon"]), lon, lat)
-        mask |= inside & (ta.country == part["country"]) & ta.land
-    # Mediterranean islands: land masses cut off by all-sea hexsides, small, on the Med.
-    all_sea = hm.side_mask("all-sea")
-    comp = -np.ones(hm.size, dtype=np.int64)
-    for s in np.flatnonzero(ta.land):
-        if comp[s] >= 0:
-            continue
-        comp[s] = s
-        stack, members = [int(s)], [int(s)]
-        while stack:
-            i = stack.pop()
-            for d in range(6):
-                j = int(nb[i, d])
-                if j >= 0 and ta.land[j] and comp[j] < 0 and not all_sea[i, d]:
-                    comp[j] = s
-                    stack.append(j)
-                    members.append(j)
-        if len(members) <= int(reg["island_max_hexes"]) and touches_med[members].any():
-            mask[members] = True
-    # Within three hexes of a Mediterranean port (hex count, terrain ignored).
-    port = np.array([bool(p) for p in hm.hexes["port"].to_list()]) & touches_med
-    near = port.copy()
-    for _ in range(int(t["port_hexes"])):
-        grow = near.copy()
-        for d in range(6):
-            j = nb[:, d]
-            ok = j >= 0
-            grow[ok] |= near[j[ok]]
-        near = grow
-    mask |= near & ta.land
-    game._eto_suez = mask
-    return mask
-
-
-def suez_may_go(state: State, unit: Unit, label: str) -> bool:
-    """ETO-37.7: an eliminated British infantry unit may go to the Suez Adds box instead of the
-    force pool (not while Cairo and Mosul are both Axis-friendly)."""
-    if not values.on_map_label(label) or not suez_unit(state, unit) or suez_closed(state):
-        return False
-    return bool(suez_mask(state)[state.map.index(label)])
