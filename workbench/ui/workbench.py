@@ -57,6 +57,23 @@ CSS = """
 </style>
 """
 TABS = ("Attack planner", "Log", "Undo, fork & replay", "Set-up", "Charts")
+#: the panel behind each tab after the first; built (widgets and all) when first used, so the
+#: browser gets a third of the widget models when the workbench first shows
+LAZY_PANELS = {"log": (1, LogPanel), "history": (2, HistoryPanel), "setup": (3, SetupPanel),
+               "charts": (4, ChartsPanel)}
+
+
+def _lazy_panel(name: str) -> property:
+    def get(self: Workbench) -> Any:
+        panel = self._built.get(name)
+        if panel is None:
+            k, cls = LAZY_PANELS[name]
+            panel = self._built[name] = cls(self)
+            self._slots[k].children = [panel.widget]
+            if name == "history":
+                panel.refresh()
+        return panel
+    return property(get, doc=f"The {name} panel (built on first use).")
 
 
 class Workbench:
@@ -93,10 +110,8 @@ class Workbench:
         self.orders = OrderEntry(self)
         self.planner = Planner(self)
         self.outline = Outline(self, seed=seed)
-        self.log = LogPanel(self)
-        self.history = HistoryPanel(self)
-        self.setup = SetupPanel(self)
-        self.charts = ChartsPanel(self)
+        self._built: dict[str, Any] = {}  # log, history, setup, charts: see LAZY_PANELS
+        self._slots = [widgets.VBox([self.planner.widget])] + [widgets.VBox() for _ in LAZY_PANELS]
         self.mode = "play"  # or "setup": clicks edit the position
 
         sides = [("umpire", "umpire")] + [(s, s) for s in self.state.ruleset.sides]
@@ -112,11 +127,9 @@ class Workbench:
             cb.observe(lambda ch, n=name: self._guard(self.toggle_overlay, n, ch["new"]), names="value")
             self.overlay_boxes[name] = cb
         self.title = widgets.HTML()
-        # a tab's panel is put in its slot when the tab is first opened: the browser then builds
-        # the views of the first tab only, which shortens the time to a visible map
-        self._panels = [self.planner.widget, self.log.widget, self.history.widget, self.setup.widget,
-                        self.charts.widget]
-        self._slots = [widgets.VBox([self._panels[0]])] + [widgets.VBox() for _ in self._panels[1:]]
+        # a tab's panel is built and put in its slot when the tab is first opened (or the panel is
+        # first used): the browser then gets and builds the first tab only, which shortens the time
+        # to a visible map
         self.tabs = widgets.Tab(children=self._slots)
         self.tabs.titles = TABS
         self.tabs.observe(lambda ch: self._guard(self._tab_changed), names="selected_index")
@@ -130,6 +143,11 @@ class Workbench:
             widgets.HBox([left, right]), self.tabs, self.out])
         self.widget.add_class("wb-workbench")
         self.changed()
+
+    log = _lazy_panel("log")
+    history = _lazy_panel("history")
+    setup = _lazy_panel("setup")
+    charts = _lazy_panel("charts")
 
     # -- jupyter display ---------------------------------------------------------------------------
     @staticmethod
@@ -229,13 +247,16 @@ class Workbench:
         self.outline.refresh()
         self.orders.refresh()
         self.planner.refresh()
-        self.history.refresh()
-        self.log.dirty = True
-        if self.tabs.selected_index == TABS.index("Log"):
-            self.log.refresh()
-        self.charts.dirty = True
-        if self.tabs.selected_index == TABS.index("Charts"):
-            self.charts.refresh()
+        if "history" in self._built:
+            self.history.refresh()
+        if "log" in self._built:
+            self.log.dirty = True
+            if self.tabs.selected_index == TABS.index("Log"):
+                self.log.refresh()
+        if "charts" in self._built:
+            self.charts.dirty = True
+            if self.tabs.selected_index == TABS.index("Charts"):
+                self.charts.refresh()
         self.timings["refresh"] = time.perf_counter() - t0
 
     def refresh_overlays(self) -> None:
@@ -294,8 +315,9 @@ class Workbench:
 
     def _tab_changed(self) -> None:
         k = self.tabs.selected_index
-        if k is not None and not self._slots[k].children:
-            self._slots[k].children = [self._panels[k]]
+        for name, (slot, _cls) in LAZY_PANELS.items():
+            if slot == k:
+                getattr(self, name)  # builds the panel into its slot on first opening
         if self.tabs.selected_index == TABS.index("Charts") and self.charts.dirty:
             self.charts.refresh()
         if self.tabs.selected_index == TABS.index("Log") and self.log.dirty:
