@@ -393,7 +393,30 @@ def test_eto_33_4_attacked_or_activated_unit_restored_by_a_supply_marker_four_a_
     supply.supply_step(s, None)  # the marker served four units this turn: consumed, none left
     assert s.markers["supply_markers"][kiev]["markers"] == 0
     assert s.unit("SU-k4").reduced  # 33.5: still marked and unsupplied: depleted
-    assert s.unit("SU-k0").props.get("oos") and not s.unit("SU-k0").reduced  # cut off again: marked (33.3)
+    # 32.4 "Once a unit is designated as receiving supply from a marker, that unit counts toward the
+    # marker's capacity": the four restored units stay supplied by it, and count once
+    assert [s.unit(f"SU-k{k}").props.get("oos") for k in range(4)] == [None] * 4
+    used = events(s, "supply_markers_used")[-1]["data"]
+    assert (used["units"], used["markers"]) == (4, 1)
+
+
+def test_eto_32_4_a_captured_marker_restores_none_of_its_old_owners_units(tmp_path):
+    """32.4: "If the enemy takes control of a hex that contains a supply marker, they also get
+    control of the supply marker"."""
+    from test_eto_gaps import _isolate_source, _u
+
+    from workbench.rulesets.eto import supply
+    from workbench.rulesets.eto.cache import forget
+    from workbench.rulesets.eto.control import SIDE_CODE, control
+
+    s, kiev, nb = _isolate_source(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], 1)
+    s.units_by_id["SU-k"] = _u(s, "SU-k", nb)
+    supply.isolated_sources(s)
+    s.unit("SU-k").props["oos"] = True
+    control(s)[s.map.index(kiev)] = SIDE_CODE["axis"]
+    forget(s)
+    assert not supply.restore_from_marker(s, s.unit("SU-k"), "attacked")
+    assert s.markers["supply_markers"][kiev]["side"] == "axis"
 
 
 def test_eto_33_4_activation_restores_a_marked_unit_through_a_marker(tmp_path):
@@ -410,3 +433,14 @@ def test_eto_33_4_activation_restores_a_marked_unit_through_a_marker(tmp_path):
     command.activate_units(s, [s.unit("SU-k")], "ETO-22.3")
     assert s.unit("SU-k").props.get("oos") is None
     assert supply.capacity_left(s, kiev) == 3
+
+
+def test_eto_24_3_only_a_land_unit_carries_a_general(tmp_path):
+    """24.3: generals "accompany land units"; a general (or HQ) cannot pick one up on its way."""
+    s = new_state(tmp_path, [unit("GE-G1", "GE", "general", "08440", name="Hoth"),
+                             unit("GE-G2", "GE", "general", "08441", name="Guderian")])
+    step_to(s, "movement/move")
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "move", "unit": "GE-G1", "path": ["08441", "08442"], "pick_up": "GE-G2"})
+    assert e.value.rule == "ETO-24.3"
+    assert s.unit("GE-G2").location == "08441"

@@ -256,3 +256,22 @@ def test_eto_24_1_coastal_fort_removed_however_the_enemy_enters(tmp_path):
     pass_through(s, s.unit("GE-a"), [s.map.index("08740")])  # e.g. an advance after combat (27.4)
     assert "08740" not in s.markers["forts"]
     assert [e["rule"] for e in s.log if e["kind"] == "marker_removed"] == ["ETO-24.1"]
+
+
+def test_eto_23_6_a_boxed_hq_is_measured_from_its_box_links(tmp_path):
+    """23.6 ("each HQ within 20 hexes of every other") with the Middle East HQ in the Iraq
+    transit box: measured from the box's nearest Iraq edge hex, so listing combined offensives
+    works and a far HQ is refused."""
+    from eto_kit import begin_offensive
+
+    from workbench.rulesets.eto.command import hq_distance
+
+    s = _me_state(tmp_path, [unit("UK-ME", "UK", "hq_me", BOX), unit("UK-H2", "UK", "hq_me", "11774"),
+                             unit("UK-box", "UK", "infantry", BOX), unit("GE-a", "GE", "infantry", "08640")])
+    s.tracks["UK.offensives"] = 3
+    hm = s.map
+    edge = min(hm.distance("11774", h) for h in hm.boxes[BOX].links if hm.has_hex(h))
+    assert hq_distance(s, s.unit("UK-ME"), s.unit("UK-H2")) == edge
+    begin_offensive(s, "allies")
+    combined = [o for o in s.legal_orders() if o["kind"] == "activate_hq" and len(o["hqs"]) == 2]
+    assert combined == ([{"kind": "activate_hq", "hqs": ["UK-H2", "UK-ME"]}] if edge <= 20 else [])

@@ -527,10 +527,12 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         proceed(state)
         return
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
-    for u in defenders_all:
-        supply.restore_from_marker(state, u, "attacked")  # 33.4
-    a = assess(state, side, attackers, target, reaction=d["mode"] == "reaction")
     from workbench.rulesets.eto.paradrop import paras_lifted
+
+    with paras_lifted(state, target):  # 19.3 ruling: a para in the hex cuts no defender's line
+        for u in defenders_all:
+            supply.restore_from_marker(state, u, "attacked")  # 33.4
+    a = assess(state, side, attackers, target, reaction=d["mode"] == "reaction")
 
     with paras_lifted(state, target):
         dfn_supplied = {u: supply.traces(state, state.unit(u)) for u in a.defenders}

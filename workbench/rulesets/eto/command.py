@@ -210,6 +210,24 @@ def general_group(state: State, gen: Unit) -> list[Unit]:
                    and values.unit_class(state, u) != "general"), key=lambda u: u.id)
 
 
+def hq_places(state: State, hq: Unit) -> list[str]:
+    """Where an HQ is for distances: its hex, or the map links of the transit box it stands in
+    (24.1: the Iraq box is next to its Iraq edge hexes)."""
+    if values.on_map(hq):
+        return [hq.location]
+    box = state.map.boxes.get(hq.location)
+    return [h for h in (box.links if box else []) if state.map.has_hex(h)]
+
+
+def hq_distance(state: State, a: Unit, b: Unit) -> float:
+    """ETO-23.6: hexes between two HQs (a boxed HQ measured from the nearest of its box's links)."""
+    hm = state.map
+    pa, pb = hq_places(state, a), hq_places(state, b)
+    if not pa or not pb:
+        return float("inf")
+    return min(hm.distance(x, y) for x in pa for y in pb)
+
+
 class ActivateHQOrder(OrderKind):
     kind = "activate_hq"
     rule = "ETO-22.1"
@@ -237,11 +255,10 @@ class ActivateHQOrder(OrderKind):
             if track(state, f"{n}.offensives") < k:
                 return f"ETO-22.1: {n} has {track(state, f'{n}.offensives')} offensives on its track, needs {k}"
         if len(units) > 1:
-            hm = state.map
             lim = int(state.ruleset.tables["costs"]["offensives"]["combined_max_hq_distance"])
             for a in units:
                 for b in units:
-                    if a.id < b.id and hm.distance(a.location, b.location) > lim:
+                    if a.id < b.id and hq_distance(state, a, b) > lim:
                         return f"ETO-23.6: {a.id} and {b.id} are more than {lim} hexes apart"
             eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state),
                                              tables=state.ruleset.tables)

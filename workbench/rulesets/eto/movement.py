@@ -712,6 +712,8 @@ class MoveOrder(OrderKind):
             bad = interval_violations(state, unit, dest)
             if bad:
                 raise IllegalOrder("ETO-23.4", f"HQ {uid} may not end within {bad}")
+        if (order.get("general") or order.get("pick_up")) and not values.is_combat_unit(state, unit):
+            raise IllegalOrder("ETO-24.3", f"{uid} cannot carry a general: generals move with land units")
         gid = order.get("general")
         if gid is not None:
             gen = state.units_by_id.get(gid)
@@ -783,11 +785,13 @@ class MoveOrder(OrderKind):
             riders.append(gen.id)
             if mode == "movement":
                 gen.props["moved"] = True
+        extra = {"dropped": riders[0], "dropped_at": order["drop_at"]} if order.get("drop_at") else {}
         state.emit("move", side=unit.side, rule="ETO-30.0" if mode == "movement" else
                    ("ETO-29.2" if mode == "exploit" else "ETO-24.0"),
                    text=f"{unit.id} moves {start} → {unit.location}" + (f" with {riders[0]}" if riders else "")
                    + (f" (who stays in {order['drop_at']}, 24.3)" if order.get("drop_at") else ""),
-                   unit=unit.id, start=start, path=order["path"], riders=riders)
+                   unit=unit.id, start=start, path=order["path"],
+                   riders=[] if order.get("drop_at") else riders, **extra)  # riders end where the unit ends
         after_move(state, unit.side)
 
 

@@ -300,13 +300,20 @@ def paras_lifted(state: State, target: str) -> Iterator[None]:
     is judged with such paras lifted back to their airbases for the moment."""
     moved = [(u, u.location) for u in state.units_by_id.values()
              if u.location == target and dropped_this_turn(state, u) and u.props.get("drop_base")]
+    if not moved:
+        yield
+        return
+    from workbench.rulesets.eto.cache import forget
+
     for u, _ in moved:
         u.location = u.props["drop_base"]
+    forget(state)  # units moved without an event: derived masks must be recomputed
     try:
         yield
     finally:
         for u, at in moved:
             u.location = at
+        forget(state)
 
 
 def dropped_attackers(state: State, c: dict[str, Any]) -> list[Unit]:

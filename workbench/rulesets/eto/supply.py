@@ -312,32 +312,46 @@ def marker_reach(state: State, side: str) -> np.ndarray:
     return memo(state, ("marker_reach", side), make)
 
 
+def capture_markers(state: State) -> None:
+    """ETO-32.4: "If the enemy takes control of a hex that contains a supply marker, they also get
+    control of the supply marker" (their capacity used this turn goes with them)."""
+    hm = state.map
+    ctrl = control(state)
+    for h, m in state.markers.get("supply_markers", {}).items():
+        c = ctrl[hm.index(h)]
+        owner = "axis" if c == SIDE_CODE["axis"] else "allies"
+        if c in (SIDE_CODE["axis"], SIDE_CODE["allies"]) and m.get("side") != owner and m.get("markers", 0) > 0:
+            m["side"] = owner
+            m.pop("used", None)
+            state.emit("supply_markers_captured", side=owner, rule="ETO-32.4",
+                       text=f"{owner} takes the {m['markers']} supply marker(s) at {h}", hex=h)
+
+
 def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
     """ETO-32.4 in the Supply step: which of ``units`` (none reaching a permanent source) the
     markers supply, four per marker, units already marked out of supply first (33.3); the
-    markers that supplied a unit are consumed."""
+    markers that supplied a unit are consumed.  A unit restored by a marker earlier this turn
+    (33.4) is supplied by it again without counting twice ("that unit counts toward the marker's
+    capacity")."""
     hm = state.map
     marks = state.markers.get("supply_markers", {})
-    ctrl = control(state)
-    for h, m in marks.items():  # 32.4: taking the hex takes the markers
-        owner = "axis" if ctrl[hm.index(h)] == SIDE_CODE["axis"] else "allies"
-        if ctrl[hm.index(h)] in (SIDE_CODE["axis"], SIDE_CODE["allies"]) and m.get("side") != owner \
-                and m.get("markers", 0) > 0:
-            m["side"] = owner
-            state.emit("supply_markers_captured", side=owner, rule="ETO-32.4",
-                       text=f"{owner} takes the {m['markers']} supply marker(s) at {h}", hex=h)
+    capture_markers(state)
     hexes = sorted(_marker_hexes(state, side))
     if not hexes:
         return set()
     passable_ = passable(state, side)
     blocked = ~crossable_sides(state)
-    early = {h: used_this_turn(state, h) for h in hexes}  # 33.4: restored earlier this turn
+    early = {h: set(restored_this_turn(state, h)) for h in hexes}  # 33.4: restored earlier this turn
     left = {h: capacity_left(state, h) for h in hexes}
     served: dict[str, int] = {h: 0 for h in hexes}
     dist = {h: multi_source_reach(hm.neighbors, passable_, [hm.index(h)], blocked_sides=blocked) for h in hexes}
     out: set[str] = set()
     for u in sorted(units, key=lambda u: (not u.props.get("oos"), u.id)):
         i = hm.index(u.location)
+        again = [h for h in hexes if u.id in early[h] and dist[h][i] >= 0]
+        if again:
+            out.add(u.id)  # already counted against that marker this turn
+            continue
         options = sorted((int(dist[h][i]), h) for h in hexes if dist[h][i] >= 0 and left[h] > 0)
         if not options:
             continue
@@ -347,7 +361,7 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
         out.add(u.id)
     for h, n in served.items():
         marks[h].pop("used", None)
-        n += early[h]
+        n += len(early[h])
         if n:
             used = -(-n // MARKER_UNITS)
             marks[h]["markers"] -= used
@@ -357,11 +371,16 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
     return out
 
 
-def used_this_turn(state: State, h: str) -> int:
-    """Units a supply marker hex has already restored this turn (33.4)."""
+def restored_this_turn(state: State, h: str) -> list[str]:
+    """Units a supply marker hex has restored this turn (33.4), by id."""
     m = state.markers.get("supply_markers", {}).get(h, {})
     used = m.get("used") or {}
-    return int(used.get("units", 0)) if used.get("turn") == state.turn_label else 0
+    return list(used.get("units", [])) if used.get("turn") == state.turn_label else []
+
+
+def used_this_turn(state: State, h: str) -> int:
+    """How many units a supply marker hex has restored this turn (33.4)."""
+    return len(restored_this_turn(state, h))
 
 
 def capacity_left(state: State, h: str) -> int:
@@ -376,6 +395,7 @@ def restore_from_marker(state: State, unit: Unit, why: str) -> bool:
     left this turn; that uses one unit of the marker's capacity (32.4)."""
     if not unit.props.get("oos") or not values.on_map(unit):
         return False
+    capture_markers(state)
     hm = state.map
     i = hm.index(unit.location)
     if marker_reach(state, unit.side)[i] < 0:
@@ -392,7 +412,7 @@ def restore_from_marker(state: State, unit: Unit, why: str) -> bool:
         return False
     h = best[1]
     m = state.markers["supply_markers"][h]
-    m["used"] = {"turn": state.turn_label, "units": used_this_turn(state, h) + 1}
+    m["used"] = {"turn": state.turn_label, "units": [*restored_this_turn(state, h), unit.id]}
     unit.props.pop("oos", None)
     state.emit("supplied", side=unit.side, rule="ETO-33.4", unit=unit.id, hex=h,
                text=f"{unit.id}, {why}, traces to the supply marker at {h} and is back in supply "
