@@ -275,3 +275,15 @@ def test_eto_23_6_a_boxed_hq_is_measured_from_its_box_links(tmp_path):
     begin_offensive(s, "allies")
     combined = [o for o in s.legal_orders() if o["kind"] == "activate_hq" and len(o["hqs"]) == 2]
     assert combined == ([{"kind": "activate_hq", "hqs": ["UK-H2", "UK-ME"]}] if edge <= 20 else [])
+
+
+def test_eto_22_6_impromptu_offensive_from_the_middle_east_hq_in_the_box(tmp_path):
+    """22.6 with 23.5/24.1: with no offensives left but EPs, the Middle East HQ standing in the Iraq
+    box may start an impromptu offensive like any HQ on the map."""
+    from eto_kit import begin_offensive
+
+    s = _me_state(tmp_path, [unit("UK-ME", "UK", "hq_me", BOX), unit("UK-box", "UK", "infantry", BOX),
+                             unit("GE-a", "GE", "infantry", "08640")])
+    s.tracks["UK.offensives"] = 0
+    begin_offensive(s, "allies")
+    assert {"kind": "impromptu", "mode": "hq", "hq": "UK-ME"} in s.legal_orders()

@@ -320,9 +320,11 @@ class ImpromptuOrder(OrderKind):
             if spendable(state, n) < cost:
                 continue
             for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-                if u.side != side or u.nation != n or not values.on_map(u) or u.props.get("activated"):
+                if u.side != side or u.nation != n or u.props.get("activated"):
                     continue
                 cls = values.unit_class(state, u)
+                if not values.on_map(u) and not (cls == "hq" and box_allows_hq(state, u, u.location)):
+                    continue  # 23.5, 24.1: the Middle East HQ may command from the Iraq box
                 if cls == "hq":
                     out.append({"kind": "impromptu", "mode": "hq", "hq": u.id})
                 elif cls == "general":
