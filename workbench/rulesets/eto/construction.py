@@ -258,33 +258,41 @@ def repair_cost(state: State) -> int:
     return int(state.ruleset.tables["costs"]["repairs"]["installation_repair_seasonal"])
 
 
-def repair_why_not(state: State, side: str, label: str, nation: str) -> str | None:
+def repair_why_not(state: State, side: str, label: str, nation: str, *, cost: int | None = None,
+                   rule: str = "ETO-37.5", what: str = "") -> str | None:
     """ETO-37.5: "A destroyed installation marker can be removed from any friendly hex, even one
     marked out of supply, for a cost of 2 EPs"; only majors pay (37.0), with positive EPs and no
-    deficit spending (37.1, 37.8: the reserve may pay)."""
+    deficit spending (37.1, 37.8: the reserve may pay).  The 34.4 attempt shares these
+    conditions with its own ``cost`` and ``rule``."""
     if label not in destroyed_installations(state):
-        return f"ETO-37.5: there is no destroyed installation at {label!r}"
+        return f"{rule}: there is no destroyed installation at {label!r}"
     i = state.map.index(label)
     if control(state)[i] != SIDE_CODE[side]:
-        return f"ETO-37.5: {label} is not a friendly hex"
+        return f"{rule}: {label} is not a friendly hex"
     if nation not in state.game.scenario.sides[side] or values.nation_kind(state, nation) != "major":
         return f"ETO-37.0: only a major country of your side can pay for the repair, not {nation!r}"
-    cost = repair_cost(state)
+    cost = repair_cost(state) if cost is None else cost
     if track(state, f"{nation}.eps") <= 0 and track(state, f"{nation}.reserve") <= 0:
         return f"ETO-37.1: {nation} has no positive EPs"
     if spendable(state, nation) < cost:
-        return f"ETO-37.1: {nation} cannot pay {cost} EPs (no deficit spending)"
+        return f"ETO-37.1: {nation} cannot pay {cost} EPs{what} (no deficit spending)"
     return None
 
 
-def repair(state: State, side: str, label: str, nation: str) -> None:
-    """ETO-37.5: pay 2 EPs; the Destroyed marker is removed and the installation works again,
-    for the side that repaired it (27.6: "repaired by the capturing player")."""
-    cost = repair_cost(state)
-    pay(state, nation, cost, "ETO-37.5", f"repairing the installation at {label}")
+def restore_installation(state: State, side: str, label: str) -> str:
+    """The Destroyed marker comes off and the installation works again for the side that repaired
+    it (27.6: "repaired by the capturing player"); returns its kind."""
     row = dict(state.markers[DESTROYED].pop(label))
     kind = str(row.get("kind", "fortification"))
     state.markers.setdefault("forts", {})[label] = {"side": side, "kind": kind}
+    return kind
+
+
+def repair(state: State, side: str, label: str, nation: str) -> None:
+    """ETO-37.5: pay 2 EPs; the installation is repaired, no die."""
+    cost = repair_cost(state)
+    pay(state, nation, cost, "ETO-37.5", f"repairing the installation at {label}")
+    kind = restore_installation(state, side, label)
     state.emit("installation_repaired", side=side, rule="ETO-37.5",
                text=f"{kind} at {label} repaired by {nation} ({cost} EPs)", hex=label, nation=nation, eps=cost)
 

@@ -18,7 +18,6 @@ from workbench.engine.errors import IllegalOrder
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import construction
-from workbench.rulesets.eto.command import spendable
 
 ATTEMPTS = "repair_attempts"  # state.markers key: {hex: turn label of the last attempt}
 
@@ -40,14 +39,12 @@ def succeeds(state: State, die: int) -> bool:
 
 def why_not(state: State, side: str, label: str, nation: str) -> str | None:
     """The 37.5 conditions (friendly hex, a major pays, no deficit) with the 34.4 price, once a turn."""
-    why = construction.repair_why_not(state, side, label, nation)
+    why = construction.repair_why_not(state, side, label, nation, cost=attempt_cost(state), rule="ETO-34.4",
+                                      what=" for a repair attempt")
     if why:
-        return why.replace("ETO-37.5", "ETO-34.4", 1)
+        return why
     if state.markers.get(ATTEMPTS, {}).get(label) == state.turn_label:
         return f"ETO-34.4: the installation at {label} has already had its repair attempt this turn"
-    cost = attempt_cost(state)
-    if spendable(state, nation) < cost:
-        return f"ETO-37.1: {nation} cannot pay {cost} EPs for a repair attempt (no deficit spending)"
     return None
 
 
@@ -79,9 +76,7 @@ class RepairAttemptOrder(OrderKind):
         state.markers.setdefault(ATTEMPTS, {})[label] = state.turn_label
         (die,) = state.roll(purpose=f"repair attempt at {label}", rule=self.rule, side=side)
         if succeeds(state, die):
-            row = dict(state.markers[construction.DESTROYED].pop(label))
-            kind = str(row.get("kind", "fortification"))
-            state.markers.setdefault("forts", {})[label] = {"side": side, "kind": kind}
+            kind = construction.restore_installation(state, side, label)
             state.emit("installation_repaired", side=side, rule=self.rule, hex=label, nation=nation, eps=cost,
                        text=f"{kind} at {label} repaired by {nation} (die {die}, {cost} EPs)")
         else:
