@@ -358,18 +358,62 @@ class ETOBrain(Brain):
         memo["activation_done"] = True
         return None
 
+    def _assign_targets(self, ctx: Context, targets: list[int], reach: dict[str, Any], units: dict[str, Any],
+                        limit: int, taken: set[str], order: Any, mud: bool = False) -> list[tuple[int, list[str]]]:
+        """Greedy attack plan: ``limit`` times, the target hex (one attack per hex, 26.0) whose best
+        attack is worth most, made by up to six untaken units that reach it (in ``order``) until
+        6:1.  Worth: the expected result (over the CRT row, DRMs guessed, -1 in mud if ``mud``)
+        less the distance to the goal.  ``taken`` gains the units used."""
+        from workbench.rulesets.eto import adjudicate as adj
+        from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.weather import MUD, conditions
+
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        cond = conditions(st) if mud else None
+        planned: set[int] = set()
+        out: list[tuple[int, list[str]]] = []
+        for _ in range(max(limit, 0)):
+            best = None
+            for t in targets:
+                if t in planned:
+                    continue
+                pool = sorted((uid for uid, r in reach.items() if t in r and uid not in taken),
+                              key=lambda uid, t=t: order(uid, t))
+                if not pool:
+                    continue
+                dfn = max(float(info["enemy_sp"][t]), 1.0)
+                pick, att = [], 0
+                for uid in pool[:6]:
+                    pick.append(uid)
+                    att += values.strength(st, units[uid])
+                    if att >= 6 * dfn:
+                        break
+                drm = self._drm_guess(ctx, [units[u] for u in pick], hm.label(t))
+                if cond is not None and cond[t] == MUD:
+                    drm -= 1
+                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), drm, tables)
+                v = ev - 0.15 * float(info["goal"][t])
+                if ev > 0.5 and (best is None or v > best[0]):
+                    best = (v, t, pick)
+            if best is None:
+                break
+            planned.add(best[1])
+            taken.update(best[2])
+            out.append((best[1], best[2]))
+        return out
+
     def _pre_plan(self, ctx: Context, candidates: list[str]) -> set[str]:
         """The units an HQ offensive needs: attackers for as many targets as it may attack (the best
         odds each, up to 6:1) and armor able to break through; the rest stay unactivated, free to
         move in the Movement phase or to make stack offensives of their own (22.3)."""
-        from workbench.rulesets.eto import adjudicate as adj
         from workbench.rulesets.eto import command, values
 
         memo = self._off(ctx)
         if "pre_plan" in memo:
             return memo["pre_plan"]
         st, hm = ctx.state, ctx.state.map
-        tables = st.ruleset.tables
         info = self._info(ctx)
         limit = command.attacks_left(st, "combat")
         enemy_hexes = [int(i) for i in np.flatnonzero(info["enemy"] > 0)]
@@ -384,33 +428,9 @@ class ETOBrain(Brain):
                 reach[uid] = near
             if values.unit_class(st, u) == "armor" and any(int(hm.grid.distance(here, t)) <= 1 for t in near):
                 chosen.add(uid)  # breakthrough candidates already in contact (28.1)
-        planned: set[int] = set()
-        for _ in range(max(limit, 0)):
-            best = None
-            for t in enemy_hexes:
-                if t in planned:
-                    continue
-                pool = sorted((uid for uid, r in reach.items() if t in r and uid not in chosen),
-                              key=lambda uid: (int(hm.grid.distance(hm.index(units[uid].location), t)),
-                                               -values.strength(st, units[uid]), uid))
-                if not pool:
-                    continue
-                dfn = max(float(info["enemy_sp"][t]), 1.0)
-                pick, att = [], 0
-                for uid in pool[:6]:
-                    pick.append(uid)
-                    att += values.strength(st, units[uid])
-                    if att >= 6 * dfn:
-                        break
-                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables),
-                         self._drm_guess(ctx, [units[u] for u in pick], hm.label(t)), tables)
-                v = ev - 0.15 * float(info["goal"][t])
-                if ev > 0.5 and (best is None or v > best[0]):
-                    best = (v, t, pick)
-            if best is None:
-                break
-            planned.add(best[1])
-            chosen.update(best[2])
+        self._assign_targets(ctx, enemy_hexes, reach, units, limit, chosen,
+                             lambda uid, t: (int(hm.grid.distance(hm.index(units[uid].location), t)),
+                                             -values.strength(st, units[uid]), uid))
         memo["pre_plan"] = chosen
         return chosen
 
@@ -573,18 +593,14 @@ class ETOBrain(Brain):
 
     def _plan_attacks(self, ctx: Context, by_unit: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
         """Targets for this offensive's Combat step and the units that will attack each."""
-        from workbench.rulesets.eto import adjudicate as adj
         from workbench.rulesets.eto import command, values
         from workbench.rulesets.eto.combat import can_attack_across
         from workbench.rulesets.eto.hq import in_radius
-        from workbench.rulesets.eto.weather import MUD, conditions
 
         st, hm = ctx.state, ctx.state.map
-        tables = st.ruleset.tables
         info = self._info(ctx)
         off = st.markers.get("offensive") or {}
         hqs = [st.unit(h) for h in off.get("hqs", [])]
-        cond = conditions(st)
         limit = command.attacks_left(st, "combat")
         if limit <= 0:
             return {}
@@ -612,34 +628,10 @@ class ETOBrain(Brain):
                     j = int(j)
                     if j >= 0 and j in enemy_hexes and can_attack_across(st, hm.label(s), hm.label(j)):
                         reach.setdefault(u.id, {}).setdefault(j, []).append(s)
-        used: set[str] = set()
-        planned: set[int] = set()  # one attack per hex per step (26.0): spread over distinct targets
         plan: dict[str, str] = {}
-        for _ in range(limit):
-            best = None
-            for t in sorted(enemy_hexes - set(planned)):
-                pool = sorted((uid for uid, r in reach.items() if t in r and uid not in used),
-                              key=lambda uid: (-values.strength(st, units[uid]), uid))
-                if not pool:
-                    continue
-                dfn = max(float(info["enemy_sp"][t]), 1.0)
-                chosen, att = [], 0
-                for uid in pool[:6]:
-                    chosen.append(uid)
-                    att += values.strength(st, units[uid])
-                    if att >= 6 * dfn:
-                        break
-                drm = self._drm_guess(ctx, [units[u] for u in chosen], hm.label(t)) - (1 if cond[t] == MUD else 0)
-                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), drm, tables)
-                v = ev - 0.15 * float(info["goal"][t])
-                if ev > 0.5 and (best is None or v > best[0]):
-                    best = (v, t, chosen)
-            if best is None:
-                break
-            _, t, chosen = best
-            planned.add(t)
+        for t, chosen in self._assign_targets(ctx, sorted(enemy_hexes), reach, units, limit, set(),
+                                              lambda uid, t: (-values.strength(st, units[uid]), uid), mud=True):
             for uid in chosen:
-                used.add(uid)
                 plan[uid] = hm.label(t)
         return plan
 
