@@ -173,8 +173,9 @@ def test_eto_24_5_front_demonstrated_in_own_movement_phase(tmp_path):
     assert control(s)[s.map.index(POCKET)] == ALLIES
 
 # -- 24.3 generals ride with land units ----------------------------------------------------------------
-def _general_offensive(tmp_path):
-    units = [unit("GE-a", "GE", "infantry", "08440"), unit("GE-b", "GE", "infantry", "08240"),
+def _general_offensive(tmp_path, b_at="08240"):
+    """Hoth with GE-a at 08440, GE-b at ``b_at``, all activated by the HQ at 08340."""
+    units = [unit("GE-a", "GE", "infantry", "08440"), unit("GE-b", "GE", "infantry", b_at),
              unit("GE-G", "GE", "general", "08440", name="Hoth"), unit("GE-H", "GE", "hq", "08340"),
              unit("SU-a", "SU", "infantry", "08742")]
     s = new_state(tmp_path, units)
@@ -331,22 +332,10 @@ def test_eto_33_4_cut_again_not_remarked_until_the_end_phase(tmp_path):
     assert not [e for e in s.log if e["kind"] == "depleted"]
 
 
-def _passing_offensive(tmp_path):
-    units = [unit("GE-a", "GE", "infantry", "08440"), unit("GE-b", "GE", "infantry", "08341"),
-             unit("GE-G", "GE", "general", "08440", name="Hoth"), unit("GE-H", "GE", "hq", "08340"),
-             unit("SU-a", "SU", "infantry", "08742")]
-    s = new_state(tmp_path, units)
-    begin_offensive(s)
-    s.apply({"kind": "activate_hq", "hqs": ["GE-H"]})
-    s.apply({"kind": "activate", "all": True})
-    step_to(s, "offensive/movement")
-    return s
-
-
 def test_eto_24_3_general_switches_to_a_unit_its_carrier_passes(tmp_path):
     """24.3: "... even if one unit simply passes through ... the hex containing the other unit":
     GE-a carries Hoth through GE-b's hex 08341 and leaves him there."""
-    s = _passing_offensive(tmp_path)
+    s = _general_offensive(tmp_path, b_at="08341")
     with pytest.raises(IllegalOrder) as e:  # the switch needs a land unit in the hex
         s.apply({"kind": "move", "unit": "GE-a", "path": ["08341", "08240"], "general": "GE-G",
                  "drop_at": "08240"})
@@ -358,7 +347,7 @@ def test_eto_24_3_general_switches_to_a_unit_its_carrier_passes(tmp_path):
 
 def test_eto_24_3_general_switches_to_a_unit_passing_through_his_hex(tmp_path):
     """24.3: GE-b passes through 08440, where Hoth stands with GE-a, and takes him on to 08441."""
-    s = _passing_offensive(tmp_path)
+    s = _general_offensive(tmp_path, b_at="08341")
     with pytest.raises(IllegalOrder) as e:  # never stacked together: no switch
         s.apply({"kind": "move", "unit": "GE-b", "path": ["08240"], "pick_up": "GE-G"})
     assert e.value.rule == "ETO-24.3"
