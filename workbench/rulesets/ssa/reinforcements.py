@@ -17,7 +17,10 @@ from workbench.rulesets.ssa.deployment import place_units
 from workbench.rulesets.ssa.special import start_reduced
 
 
-def _new_units(state: State, entry: dict[str, Any]) -> list[Unit]:
+def new_units(state: State, entry: dict[str, Any], *, side: str | None = None,
+              at: str = "unplaced") -> list[Unit]:
+    """The units of a ``[[reinforcements]]`` entry not yet in the game (``count`` copies get
+    ``-1``, ``-2`` ... ids), owned by ``side`` (default: their nation's scenario side), at ``at``."""
     sc = state.game.scenario
     types = state.ruleset.unit_types
     out = []
@@ -27,14 +30,14 @@ def _new_units(state: State, entry: dict[str, Any]) -> list[Unit]:
         for uid in ids:
             if uid in state.units_by_id:
                 continue
-            out.append(Unit(uid, sc.side_of(spec["nation"]), spec["nation"], spec["type"],
-                            types[spec["type"]].get("size"), "unplaced", bool(spec.get("reduced", False))))
+            out.append(Unit(uid, side or sc.side_of(spec["nation"]), spec["nation"], spec["type"],
+                            types[spec["type"]].get("size"), at, bool(spec.get("reduced", False))))
     return out
 
 
 def arrive(state: State, entry: dict[str, Any]) -> list[Unit]:
     """Bring one reinforcement entry onto the map (or into its box)."""
-    units = _new_units(state, entry)
+    units = new_units(state, entry)
     if not units:
         return []
     start_reduced(state, units)

@@ -41,6 +41,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.occupation import city_hexes
+from workbench.rulesets.ssa.reinforcements import new_units
 from workbench.rulesets.ssa.special import special_rules, start_reduced
 from workbench.rulesets.ssa.subversion import (
     country_mask,
@@ -281,21 +282,13 @@ def enter_war(state: State, code: str, side: str, rule: str) -> list[Unit]:
     if code in entered:
         return []
     arrived: list[Unit] = []
-    types = state.ruleset.unit_types
     for entry in state.game.scenario.raw.get("reinforcements", []):
         trig = entry.get("trigger") or {}
         if trig.get("event") != "country_enters_war" or trig.get("country") != code:
             continue
         if entry.get("side") not in (side, "event"):
             continue
-        units = []
-        for spec in entry.get("units", []):
-            count = int(spec.get("count", 1))
-            ids = [spec["id"]] if count == 1 else [f"{spec['id']}-{n}" for n in range(1, count + 1)]
-            for uid in ids:
-                if uid not in state.units_by_id:
-                    units.append(Unit(uid, side, spec["nation"], spec["type"], types[spec["type"]].get("size"),
-                                      entry.get("at", "Latin America"), bool(spec.get("reduced", False))))
+        units = new_units(state, entry, side=side, at=entry.get("at", "Latin America"))
         start_reduced(state, units)
         for u in units:
             state.units_by_id[u.id] = u
