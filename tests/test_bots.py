@@ -165,3 +165,25 @@ def test_eto_axis_heuristic_gains_ground_against_random():
     assert s.is_over
     assert row["steps_lost_allies"] > 2 * row["steps_lost_axis"]
     assert row["vp_axis"] >= 3
+
+
+def test_eto_axis_lanes_follow_the_scenario_plan():
+    """The scenario's [bot_plan.axis] lanes: each Axis combat unit follows the army group HQ
+    nearest it, so Army Group North's units drive on Leningrad and the 11th Army's on Rostov."""
+    s, pols = _eto_game("heuristic", "random", 3)
+    pol = pols["axis"]
+    ctx = Context(pol, s, "axis", None)
+    info = pol.brain._info(ctx)
+    lanes = pol.game_memo["lanes"]
+    hm = s.map
+    objectives = {hm.label(i): k for k, i in enumerate(info["objectives"])}
+    assert lanes["GE-HQ-AGN"] == objectives[hm.hex_of("Leningrad")]
+    assert lanes["GE-HQ-11A"] == objectives[hm.hex_of("Rostov")]
+    # a unit next to Army Group North's HQ moves by the Leningrad lane's field, which falls
+    # toward Leningrad: one hex nearer Leningrad is one point lower
+    near = min((u for u in s.units_by_id.values() if u.nation == "GE" and u.location.isdigit()
+                and u.id in lanes and not u.id.startswith("GE-HQ")),
+               key=lambda u: hm.distance(u.location, s.unit("GE-HQ-AGN").location))
+    assert lanes[near.id] == lanes["GE-HQ-AGN"]
+    field = pol.brain._goal_of(ctx, info, near.id)
+    assert field[hm.index(hm.hex_of("Leningrad"))] < field[hm.index(near.location)]

@@ -66,7 +66,8 @@ class ETOBrain(Brain):
                          ("advance", self.advance), ("bt_move", self.bt_move),
                          ("buy_offensives", self.buy),
                          ("designate", self.designate), ("resolve", self.resolve),
-                         ("activate_hq", self.activate_hq), ("activate", self.activate),
+                         ("activate_hq", self.activate_hq), ("move_hq", self.move_hq_forward),
+                         ("activate", self.activate),
                          ("begin", self.begin), ("breakthrough", self.breakthrough),
                          ("attack", self.attack), ("build", self.build), ("rebuild", self.build),
                          ("place_hq", self.build), ("move", self.move), ("rail", self.move)):
@@ -97,8 +98,6 @@ class ETOBrain(Brain):
         if ctx.memo.get("info_stamp") == stamp:
             return ctx.memo["info"]
         from workbench.rulesets.eto import values
-        from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
-        from workbench.rulesets.eto.terrain import terrain_arrays
 
         view, hm = ctx.view, ctx.state.map
         enemy = np.zeros(hm.size)
@@ -134,22 +133,10 @@ class ETOBrain(Brain):
                 "to_enemy": dist_to_set(hm, enemy_idx[:: max(1, len(enemy_idx) // 60)]),
                 "to_obj": dist_to_set(hm, objectives)}
         goal = info["to_obj"].astype(float)
+        info["lane_goal"] = []
         if ctx.side == "axis" and objectives:
-            # the objectives and Soviet resource hexes not yet held, the richer ones pulling harder
             try:
-                ctrl = control(ctx.state)
-                mine = SIDE_CODE[ctx.side]
-                goal = np.full(hm.size, 1e6)
-                for i, w in zip(objectives, weights, strict=True):
-                    if ctrl[i] != mine:
-                        np.minimum(goal, dist_from(hm, i) - w, out=goal)
-                ta = terrain_arrays(ctx.state)
-                res = home_mask(ctx.state, "SU", original=True) & (ta.resource | ta.city_resource) & (ctrl != mine)
-                for i in np.flatnonzero(res):
-                    if int(i) not in objectives:
-                        np.minimum(goal, dist_from(hm, int(i)).astype(float), out=goal)
-                if not np.isfinite(goal).all() or goal.min() >= 1e5:
-                    goal = info["to_enemy"].astype(float)
+                goal, info["lane_goal"] = self._goal_fields(ctx, objectives, weights, info)
             except Exception:  # noqa: BLE001
                 goal = info["to_obj"].astype(float)
         info["goal"] = goal
@@ -157,8 +144,124 @@ class ETOBrain(Brain):
         ctx.memo["info_stamp"] = stamp
         return info
 
-    def _hq_score(self, ctx: Context, hq: Any) -> float:
-        """Own unactivated combat units in the HQ's radius near the enemy, and enemy stacks there."""
+    def _dist(self, ctx: Context, i: int) -> np.ndarray:
+        """Hex distances from hex ``i`` (static: cached for the game)."""
+        cache = ctx.policy.game_memo.setdefault("dist", {})
+        if i not in cache:
+            cache[i] = dist_from(ctx.state.map, i).astype(float)
+        return cache[i]
+
+    def _goal_fields(self, ctx: Context, objectives: list[int], weights: list[float],
+                     info: dict[str, Any]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Axis goal fields: distance to the nearest objective or Soviet resource hex not yet held
+        (the richer objectives pulling harder), for the whole army and for each *lane* -- one per
+        victory objective, holding the resource hexes nearer to it than to any other -- so that the
+        army spreads over all the objectives instead of crowding onto the nearest."""
+        from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
+        from workbench.rulesets.eto.terrain import terrain_arrays
+
+        hm = ctx.state.map
+        ctrl = control(ctx.state)
+        mine = SIDE_CODE[ctx.side]
+        ta = terrain_arrays(ctx.state)
+        res = [int(i) for i in np.flatnonzero(home_mask(ctx.state, "SU", original=True)
+                                                & (ta.resource | ta.city_resource)) if int(i) not in objectives]
+        lane_of = [int(np.argmin([self._dist(ctx, o)[i] for o in objectives])) for i in res]
+        lanes = [np.full(hm.size, 1e6) for _ in objectives]
+        goal = np.full(hm.size, 1e6)
+        for k, (i, w) in enumerate(zip(objectives, weights, strict=True)):
+            if ctrl[i] != mine:
+                np.minimum(lanes[k], self._dist(ctx, i) - w, out=lanes[k])
+        for i, k in zip(res, lane_of, strict=True):
+            if ctrl[i] != mine:
+                np.minimum(lanes[k], self._dist(ctx, i), out=lanes[k])
+        for lane in lanes:
+            np.minimum(goal, lane, out=goal)
+        if goal.min() >= 1e5:
+            goal = info["to_enemy"].astype(float)
+        lanes = [lane if lane.min() < 1e5 else goal for lane in lanes]
+        self._assign_lanes(ctx, objectives, [1 + sum(1 for k2 in lane_of if k2 == k) for k in range(len(objectives))])
+        return goal, lanes
+
+    def _assign_lanes(self, ctx: Context, objectives: list[int], value: list[int]) -> None:
+        """Each Axis combat unit and HQ gets a lane for the game: shares of the army in proportion
+        to each lane's worth (its objective's VP plus its resource hexes), the nearest units
+        first; later arrivals fill the lane furthest below its share."""
+        from workbench.rulesets.eto import values
+
+        st, hm = ctx.state, ctx.state.map
+        lanes: dict[str, int] = ctx.policy.game_memo.setdefault("lanes", {})
+        vps = {}
+        for o in st.game.scenario.raw.get("victory", {}).get("objectives", []):
+            try:
+                p = o["place"]
+                vps[hm.index(p if p.isdigit() else hm.hex_of(p))] = int(o.get("vp", 0))
+            except Exception:  # noqa: BLE001
+                continue
+        worth = np.array([value[k] + vps.get(o, 0) for k, o in enumerate(objectives)], dtype=float)
+        share = worth / worth.sum()
+        combat = [u for u in st.units_by_id.values()
+                  if u.side == ctx.side and values.on_map(u) and values.unit_class(st, u) in ("infantry", "armor")]
+        new = [u for u in combat if u.id not in lanes]
+        if not new:
+            return
+        count = np.zeros(len(objectives))
+        for u in combat:
+            if u.id in lanes:
+                count[lanes[u.id]] += 1
+        quota = share * len(combat)
+        plan = (st.game.scenario.raw.get("bot_plan", {}).get(ctx.side, {}) or {}).get("lanes", {})
+        hq_lane = {}
+        for hid, place in plan.items():
+            try:
+                i = hm.index(place if place.isdigit() else hm.hex_of(place))
+                if hid in st.units_by_id and i in objectives:
+                    hq_lane[hid] = objectives.index(i)
+            except Exception:  # noqa: BLE001
+                continue
+        if hq_lane:
+            # the scenario's plan: each unit follows the army group (HQ) nearest it when first seen
+            for hid, k in hq_lane.items():
+                lanes.setdefault(hid, k)
+            for u in new:
+                here = hm.index(u.location)
+                near = [(int(hm.grid.distance(here, hm.index(st.unit(h).location))), h) for h in hq_lane
+                        if values.on_map(st.unit(h))]
+                if near:
+                    lanes[u.id] = hq_lane[min(near)[1]]
+        pairs = sorted((float(self._dist(ctx, o)[hm.index(u.location)]), u.id, k)
+                       for u in new for k, o in enumerate(objectives))
+        for _d, uid, k in pairs:
+            if uid not in lanes and count[k] < quota[k]:
+                lanes[uid] = k
+                count[k] += 1
+        for u in new:
+            if u.id not in lanes:
+                k = int(np.argmax(quota - count))
+                lanes[u.id] = k
+                count[k] += 1
+        # HQs follow the lane most of the combat units in their radius belong to
+        for hq in st.units_by_id.values():
+            if hq.side != ctx.side or hq.id in lanes or not values.on_map(hq) or values.unit_class(st, hq) != "hq":
+                continue
+            near = self._dist(ctx, hm.index(hq.location))
+            votes = np.zeros(len(objectives))
+            for u in combat:
+                if near[hm.index(u.location)] <= values.command_radius(st, hq):
+                    votes[lanes[u.id]] += 1
+            lanes[hq.id] = int(np.argmax(votes)) if votes.any() else int(np.argmin([near[o] for o in objectives]))
+
+    def _goal_of(self, ctx: Context, info: dict[str, Any], uid: str) -> np.ndarray:
+        """The goal field a unit moves by: its lane's (Axis), else the army's."""
+        lane = ctx.policy.game_memo.get("lanes", {}).get(uid)
+        if lane is None or not info.get("lane_goal"):
+            return info["goal"]
+        return info["lane_goal"][lane]
+
+    def _hq_score(self, ctx: Context, hq: Any, at: str | None = None, fresh: bool = False) -> float:
+        """Own unactivated combat units in the HQ's radius near the enemy, and enemy stacks there
+        (with the HQ at ``at``, default where it stands; ``fresh``: as if no unit were activated
+        yet, for next month)."""
         from workbench.rulesets.eto import values
 
         st, hm = ctx.state, ctx.state.map
@@ -166,10 +269,10 @@ class ETOBrain(Brain):
         if not values.on_map(hq):
             return 0.0
         radius = values.command_radius(st, hq)
-        near = dist_from(hm, hm.index(hq.location))
+        near = dist_from(hm, hm.index(at or hq.location))
         total = 0.0
         for u in st.units_by_id.values():
-            if u.side != ctx.side or not values.on_map(u) or u.props.get("activated"):
+            if u.side != ctx.side or not values.on_map(u) or (u.props.get("activated") and not fresh):
                 continue
             if values.unit_class(st, u) not in ("infantry", "armor"):
                 continue
@@ -305,6 +408,59 @@ class ETOBrain(Brain):
         singles.sort(key=lambda o: (-rank.get(o["hqs"][0], 0.0), o["hqs"][0]))
         return ctx.first_ok(singles[:4])
 
+    def move_hq_forward(self, ctx: Context) -> dict[str, Any] | None:
+        """ETO-23.2: the activated HQ moves up to 3 hexes at Step 1-B and again at 3-C.  At 1-B
+        (before any unit is activated) it goes where its radius covers the most units in contact;
+        at 3-C (after the units moved) it follows the advance toward the objectives, keeping every
+        infantry attacker it planned within its radius (26.3) and out of enemy ZOC when alone."""
+        from workbench.rulesets.eto import values
+
+        st, hm = ctx.state, ctx.state.map
+        key = st.step.key if st.step else ""
+        memo = self._off(ctx)
+        flag = ("hq_moved", key)
+        if memo.get(flag) or key not in ("offensive/command", "offensive/movement"):
+            return None
+        if key == "offensive/movement" and ("oqueue" not in memo or memo["oqueue"]):
+            return None  # the units move first
+        memo[flag] = True
+        opts = ctx.legal("move_hq")
+        if not opts:
+            return None
+        info = self._info(ctx)
+        best, best_v = None, None
+        for hid in sorted({o["hq"] for o in opts}):
+            hq = st.unit(hid)
+            if not values.on_map(hq):
+                continue
+            mine = [o for o in opts if o["hq"] == hid and hm.has_hex(o["path"][-1])]
+            if key == "offensive/command":
+                here = self._hq_score(ctx, hq)
+                for o in mine:
+                    j = hm.index(o["path"][-1])
+                    if info["to_enemy"][j] <= 1 and info["own"][j] <= 0:
+                        continue  # 23.3: an HQ alone in enemy ZOC is pushed away
+                    v = self._hq_score(ctx, hq, o["path"][-1]) - here
+                    if v > 0.5 and (best_v is None or v > best_v):
+                        best, best_v = o, v
+                continue
+            keep = [st.unit(uid) for uid in memo.get("oplan", {})
+                    if uid in st.units_by_id and values.unit_class(st, st.unit(uid)) == "infantry"]
+            goal = self._goal_of(ctx, info, hid)
+            here = float(goal[hm.index(hq.location)])
+            for o in mine:
+                end = o["path"][-1]
+                j = hm.index(end)
+                if info["to_enemy"][j] <= 1 and info["own"][j] <= 0:
+                    continue  # 23.3: an HQ alone in enemy ZOC is pushed away
+                radius = values.command_radius(st, hq)
+                if any(int(hm.grid.distance(j, hm.index(v.location))) > radius for v in keep if values.on_map(v)):
+                    continue
+                v = here - float(goal[j])
+                if v > 0 and (best_v is None or v > best_v):
+                    best, best_v = o, v
+        return best if best is not None and ctx.ok(best) else None
+
     def activate(self, ctx: Context) -> dict[str, Any] | None:
         """Activate the units of the activated HQ that are near the enemy (and its generals)."""
         from workbench.rulesets.eto import values
@@ -342,7 +498,13 @@ class ETOBrain(Brain):
             cls = values.unit_class(st, u)
             d = float(info["to_enemy"][hm.index(u.location)])
             if cls == "general":
-                return (0, d, u.id)
+                # a general is only worth activating with a carrier activated for this offensive
+                # (24.3: he moves only with the land units he stacks with); one left alone stays
+                # unactivated and joins the armor in the Movement phase (30.1)
+                cur = self._current(ctx)
+                carried = any(v.id in cur for v in values.units_at(st, u.location, ctx.side)
+                              if values.unit_class(st, v) in ("infantry", "armor"))
+                return (3, d, u.id) if carried else None
             reach = values.printed_ma(st, u) + 1
             if cls not in ("infantry", "armor") or d > reach:
                 return None
@@ -351,7 +513,7 @@ class ETOBrain(Brain):
         ranked = sorted((w, o) for o in opts if (w := want(o)) is not None)
         if off.get("mode") == "hq" and ctx.side == "axis":
             chosen = self._pre_plan(ctx, [o["unit"] for _w, o in ranked])
-            ranked = [(w, o) for w, o in ranked if w[0] == 0 or o["unit"] in chosen]
+            ranked = [(w, o) for w, o in ranked if w[0] == 3 or o["unit"] in chosen]
         for _w, o in ranked:
             if ctx.ok(o):
                 return o
@@ -551,12 +713,13 @@ class ETOBrain(Brain):
         hm = ctx.state.map
         here = None
         u = ctx.state.units_by_id.get(opts[0].get("unit", ""))
+        goal = self._goal_of(ctx, info, u.id) if u is not None else info["goal"]
         if u is not None and hm.has_hex(u.location):
-            here = float(info["goal"][hm.index(u.location)])
+            here = float(goal[hm.index(u.location)])
 
         def score(o: dict[str, Any]) -> tuple[float, int]:
             d = _dest(o)
-            g = float(info["goal"][hm.index(d)]) if d and hm.has_hex(d) else (here or 0.0)
+            g = float(goal[hm.index(d)]) if d and hm.has_hex(d) else (here or 0.0)
             return (g, 0 if "general" in o else 1)
 
         for o in sorted(opts, key=score)[:5]:
@@ -588,7 +751,7 @@ class ETOBrain(Brain):
     def move(self, ctx: Context) -> dict[str, Any] | None:
         key = ctx.state.step.key if ctx.state.step else ""
         if key == "offensive/movement":
-            return self.offensive_move(ctx)
+            return self.offensive_move(ctx) or self.move_hq_forward(ctx)
         return self.free_move(ctx, self._off(ctx) if key.startswith("offensive") else ctx.memo)
 
     def _plan_attacks(self, ctx: Context, by_unit: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
@@ -657,6 +820,7 @@ class ETOBrain(Brain):
                 continue
             here = hm.index(u.location)
             opts = memo["oopts"].get(uid, [])
+            goal = self._goal_of(ctx, info, uid)
             if uid in plan:
                 t = hm.index(plan[uid])
                 if int(hm.grid.distance(here, t)) == 1:
@@ -665,7 +829,7 @@ class ETOBrain(Brain):
                 for o in opts:
                     d = _dest(o)
                     if d and hm.has_hex(d) and int(hm.grid.distance(hm.index(d), t)) == 1:
-                        cands.append((float(info["goal"][hm.index(d)]), "general" not in o, o))
+                        cands.append((float(goal[hm.index(d)]), "general" not in o, o))
                 cands.sort(key=lambda c: (c[0], c[1]))
                 for _s, _g, o in cands[:8]:
                     if ctx.ok(o):
@@ -680,9 +844,9 @@ class ETOBrain(Brain):
                 d = _dest(o)
                 if d and hm.has_hex(d):
                     j = hm.index(d)
-                    cands.append((float(info["goal"][j]), "general" not in o, o))
+                    cands.append((float(goal[j]), "general" not in o, o))
             cands.sort(key=lambda c: (c[0], c[1]))
-            stay = float(info["goal"][here])
+            stay = float(goal[here])
             for s, _g, o in cands[:5]:
                 if s >= stay:
                     break
@@ -690,9 +854,30 @@ class ETOBrain(Brain):
                     return o
         return None
 
+    def _place_hq(self, ctx: Context, hq: Any, opts: list[dict[str, Any]], goal: np.ndarray) -> dict[str, Any] | None:
+        """Movement phase (30.1: HQs move 5 hexes): the Axis HQ goes where its radius will cover the
+        most combat units in contact next month, nearer the objectives among equals."""
+        hm = ctx.state.map
+
+        def value(at: str) -> tuple[float, float]:
+            return (self._hq_score(ctx, hq, at, fresh=True), -float(goal[hm.index(at)]))
+
+        best, best_v = None, value(hq.location)
+        for o in opts:
+            d = _dest(o)
+            if o.get("kind") != "move" or not d or not hm.has_hex(d):
+                continue
+            v = value(d)
+            if v > best_v:
+                best, best_v = o, v
+        return best if best is not None and ctx.ok(best) else None
+
     def free_move(self, ctx: Context, memo: dict[str, Any]) -> dict[str, Any] | None:
         """Each unit once: rail toward the front if far from it, else step toward the goal."""
+        from workbench.rulesets.eto import values
+
         st, hm = ctx.state, ctx.state.map
+        key_mp = (st.step.key if st.step else "").startswith("movement")
         if "queue" not in memo:
             by_unit: dict[str, list[dict[str, Any]]] = {}
             cur = self._current(ctx) if ctx.state.step and ctx.state.step.key.startswith("offensive") else None
@@ -703,12 +888,18 @@ class ETOBrain(Brain):
             memo["opts"] = by_unit
             memo["queue"] = sorted(by_unit)
         info = self._info(ctx)
-        goal = info["goal"] if ctx.side == "axis" and info["objectives"] else info["to_enemy"]
+        army = info["goal"] if ctx.side == "axis" and info["objectives"] else info["to_enemy"]
         front = info["to_enemy"]
         while memo["queue"]:
             uid = memo["queue"].pop(0)
             u = st.units_by_id.get(uid)
             if u is None or not u.location.isdigit() or not hm.has_hex(u.location):
+                continue
+            goal = self._goal_of(ctx, info, uid) if ctx.side == "axis" else army
+            if ctx.side == "axis" and key_mp and values.unit_class(st, u) == "hq":
+                o = self._place_hq(ctx, u, memo["opts"].get(uid, []), goal)
+                if o is not None:
+                    return o
                 continue
             here = hm.index(u.location)
             if ctx.side != "axis" and front[here] <= 1:
@@ -721,7 +912,7 @@ class ETOBrain(Brain):
                 j = hm.index(d)
                 if o["kind"] == "rail" and front[here] <= 4:
                     continue
-                s = float(goal[j]) + (0.0 if front[j] >= 1 else 2.0)
+                s = float(goal[j])
                 if ctx.side != "axis":
                     s = float(abs(front[j] - 1)) + 0.1 * float(goal[j])
                 cands.append((s, "general" not in o, o))

@@ -25,7 +25,8 @@ REQUIRED = ("id", "title", "ruleset", "map", "first_turn", "last_turn", "sides",
 KNOWN_KEYS = {"format", "id", "title", "ruleset", "map", "rule", "source", "rationale",
               "first_turn", "last_turn", "description", "sides", "units", "tracks", "options",
               "control", "special_rules", "victory", "deployment", "reinforcements",
-              "force_pool", "expects_optional_rules", "markers", "overrides"}
+              "force_pool", "expects_optional_rules", "markers", "overrides",
+              "bot_plan"}  # bot_plan: hints read only by the heuristic bots (workbench/bots)
 UNIT_KEYS = {"id", "nation", "type", "at", "reduced", "count", "name", "deploy", "props", "notes"}
 
 
