@@ -121,11 +121,13 @@ class ETOBrain(Brain):
                             enemy_sp[i] += 3
         objectives = []
         weights = []
+        vps = []
         for o in ctx.state.game.scenario.raw.get("victory", {}).get("objectives", []):
             try:
                 p = o["place"]
                 objectives.append(hm.index(p if p.isdigit() else hm.hex_of(p)))
-                weights.append(OBJECTIVE_PULL.get(int(o.get("vp", 0)), 1.0))
+                vps.append(int(o.get("vp", 0)))
+                weights.append(OBJECTIVE_PULL.get(vps[-1], 1.0))
             except Exception:  # noqa: BLE001
                 continue
         enemy_idx = np.flatnonzero(enemy > 0)
@@ -136,7 +138,7 @@ class ETOBrain(Brain):
         info["lane_goal"] = []
         if ctx.side == "axis" and objectives:
             try:
-                goal, info["lane_goal"] = self._goal_fields(ctx, objectives, weights, info)
+                goal, info["lane_goal"] = self._goal_fields(ctx, objectives, weights, vps, info)
             except Exception:  # noqa: BLE001
                 goal = info["to_obj"].astype(float)
         info["goal"] = goal
@@ -144,14 +146,7 @@ class ETOBrain(Brain):
         ctx.memo["info_stamp"] = stamp
         return info
 
-    def _dist(self, ctx: Context, i: int) -> np.ndarray:
-        """Hex distances from hex ``i`` (static: cached for the game)."""
-        cache = ctx.policy.game_memo.setdefault("dist", {})
-        if i not in cache:
-            cache[i] = dist_from(ctx.state.map, i).astype(float)
-        return cache[i]
-
-    def _goal_fields(self, ctx: Context, objectives: list[int], weights: list[float],
+    def _goal_fields(self, ctx: Context, objectives: list[int], weights: list[float], vps: list[int],
                      info: dict[str, Any]) -> tuple[np.ndarray, list[np.ndarray]]:
         """Axis goal fields: distance to the nearest objective or Soviet resource hex not yet held
         (the richer objectives pulling harder), for the whole army and for each *lane* -- one per
@@ -166,24 +161,26 @@ class ETOBrain(Brain):
         ta = terrain_arrays(ctx.state)
         res = [int(i) for i in np.flatnonzero(home_mask(ctx.state, "SU", original=True)
                                                 & (ta.resource | ta.city_resource)) if int(i) not in objectives]
-        lane_of = [int(np.argmin([self._dist(ctx, o)[i] for o in objectives])) for i in res]
+        to_obj = np.array([dist_from(hm, o) for o in objectives], dtype=float)  # [objective, hex]
+        lane_of = [int(np.argmin(to_obj[:, i])) for i in res]
         lanes = [np.full(hm.size, 1e6) for _ in objectives]
         goal = np.full(hm.size, 1e6)
         for k, (i, w) in enumerate(zip(objectives, weights, strict=True)):
             if ctrl[i] != mine:
-                np.minimum(lanes[k], self._dist(ctx, i) - w, out=lanes[k])
+                np.minimum(lanes[k], to_obj[k] - w, out=lanes[k])
         for i, k in zip(res, lane_of, strict=True):
             if ctrl[i] != mine:
-                np.minimum(lanes[k], self._dist(ctx, i), out=lanes[k])
+                np.minimum(lanes[k], dist_from(hm, i), out=lanes[k])
         for lane in lanes:
             np.minimum(goal, lane, out=goal)
         if goal.min() >= 1e5:
             goal = info["to_enemy"].astype(float)
         lanes = [lane if lane.min() < 1e5 else goal for lane in lanes]
-        self._assign_lanes(ctx, objectives, [1 + sum(1 for k2 in lane_of if k2 == k) for k in range(len(objectives))])
+        worth = [vp + 1 + lane_of.count(k) for k, vp in enumerate(vps)]
+        self._assign_lanes(ctx, objectives, to_obj, np.array(worth, dtype=float))
         return goal, lanes
 
-    def _assign_lanes(self, ctx: Context, objectives: list[int], value: list[int]) -> None:
+    def _assign_lanes(self, ctx: Context, objectives: list[int], to_obj: np.ndarray, worth: np.ndarray) -> None:
         """Each Axis combat unit and HQ gets a lane for the game: shares of the army in proportion
         to each lane's worth (its objective's VP plus its resource hexes), the nearest units
         first; later arrivals fill the lane furthest below its share."""
@@ -191,14 +188,6 @@ class ETOBrain(Brain):
 
         st, hm = ctx.state, ctx.state.map
         lanes: dict[str, int] = ctx.policy.game_memo.setdefault("lanes", {})
-        vps = {}
-        for o in st.game.scenario.raw.get("victory", {}).get("objectives", []):
-            try:
-                p = o["place"]
-                vps[hm.index(p if p.isdigit() else hm.hex_of(p))] = int(o.get("vp", 0))
-            except Exception:  # noqa: BLE001
-                continue
-        worth = np.array([value[k] + vps.get(o, 0) for k, o in enumerate(objectives)], dtype=float)
         share = worth / worth.sum()
         combat = [u for u in st.units_by_id.values()
                   if u.side == ctx.side and values.on_map(u) and values.unit_class(st, u) in ("infantry", "armor")]
@@ -229,8 +218,8 @@ class ETOBrain(Brain):
                         if values.on_map(st.unit(h))]
                 if near:
                     lanes[u.id] = hq_lane[min(near)[1]]
-        pairs = sorted((float(self._dist(ctx, o)[hm.index(u.location)]), u.id, k)
-                       for u in new for k, o in enumerate(objectives))
+        pairs = sorted((float(to_obj[k, hm.index(u.location)]), u.id, k)
+                       for u in new for k in range(len(objectives)))
         for _d, uid, k in pairs:
             if uid not in lanes and count[k] < quota[k]:
                 lanes[uid] = k
@@ -244,12 +233,13 @@ class ETOBrain(Brain):
         for hq in st.units_by_id.values():
             if hq.side != ctx.side or hq.id in lanes or not values.on_map(hq) or values.unit_class(st, hq) != "hq":
                 continue
-            near = self._dist(ctx, hm.index(hq.location))
+            here = hm.index(hq.location)
+            near = dist_from(hm, here)
             votes = np.zeros(len(objectives))
             for u in combat:
                 if near[hm.index(u.location)] <= values.command_radius(st, hq):
                     votes[lanes[u.id]] += 1
-            lanes[hq.id] = int(np.argmax(votes)) if votes.any() else int(np.argmin([near[o] for o in objectives]))
+            lanes[hq.id] = int(np.argmax(votes)) if votes.any() else int(np.argmin(to_obj[:, here]))
 
     def _goal_of(self, ctx: Context, info: dict[str, Any], uid: str) -> np.ndarray:
         """The goal field a unit moves by: its lane's (Axis), else the army's."""
@@ -433,13 +423,13 @@ class ETOBrain(Brain):
             hq = st.unit(hid)
             if not values.on_map(hq):
                 continue
-            mine = [o for o in opts if o["hq"] == hid and hm.has_hex(o["path"][-1])]
+            # 23.3: an HQ alone in enemy ZOC is pushed away, so it never ends there
+            mine = [o for o in opts if o["hq"] == hid and hm.has_hex(o["path"][-1])
+                    and not (info["to_enemy"][hm.index(o["path"][-1])] <= 1
+                             and info["own"][hm.index(o["path"][-1])] <= 0)]
             if key == "offensive/command":
                 here = self._hq_score(ctx, hq)
                 for o in mine:
-                    j = hm.index(o["path"][-1])
-                    if info["to_enemy"][j] <= 1 and info["own"][j] <= 0:
-                        continue  # 23.3: an HQ alone in enemy ZOC is pushed away
                     v = self._hq_score(ctx, hq, o["path"][-1]) - here
                     if v > 0.5 and (best_v is None or v > best_v):
                         best, best_v = o, v
@@ -448,12 +438,9 @@ class ETOBrain(Brain):
                     if uid in st.units_by_id and values.unit_class(st, st.unit(uid)) == "infantry"]
             goal = self._goal_of(ctx, info, hid)
             here = float(goal[hm.index(hq.location)])
+            radius = values.command_radius(st, hq)
             for o in mine:
-                end = o["path"][-1]
-                j = hm.index(end)
-                if info["to_enemy"][j] <= 1 and info["own"][j] <= 0:
-                    continue  # 23.3: an HQ alone in enemy ZOC is pushed away
-                radius = values.command_radius(st, hq)
+                j = hm.index(o["path"][-1])
                 if any(int(hm.grid.distance(j, hm.index(v.location))) > radius for v in keep if values.on_map(v)):
                     continue
                 v = here - float(goal[j])
