@@ -187,3 +187,22 @@ def test_eto_axis_lanes_follow_the_scenario_plan():
     assert lanes[near.id] == lanes["GE-HQ-AGN"]
     field = pol.brain._goal_of(ctx, info, near.id)
     assert field[hm.index(hm.hex_of("Leningrad"))] < field[hm.index(near.location)]
+
+
+@pytest.mark.parametrize(("old", "new", "words"), [
+    ('"GE-HQ-AGN" = "Leningrad"', '"GE-HQ-Nowhere" = "Leningrad"', "'GE-HQ-Nowhere' is no unit id"),
+    ('"GE-HQ-AGN" = "Leningrad"', '"GE-HQ-AGN" = "Smolensk"', "'Smolensk' is not a victory objective place"),
+])
+def test_eto_bot_plan_errors_name_the_key(tmp_path, old, new, words):
+    """A bad [bot_plan] lane is refused when the scenario loads, naming the key and the problem."""
+    from workbench.engine import ScenarioError
+    from workbench.engine.scenario import SCENARIOS_DIR
+
+    text = (SCENARIOS_DIR / "eto" / "barbarossa-1941.toml").read_text()
+    assert old in text
+    bad = tmp_path / "barbarossa-bad.toml"
+    bad.write_text(text.replace(old, new))
+    with pytest.raises(ScenarioError) as exc:
+        wb.load_scenario(bad)
+    assert exc.value.key == "bot_plan.axis.lanes"
+    assert words in exc.value.message

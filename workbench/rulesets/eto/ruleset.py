@@ -172,6 +172,25 @@ class ETORuleset(Ruleset):
             if reg.get("side") not in self.sides or not isinstance(reg.get("polygon", []), list):
                 raise ScenarioError(scenario.file, f"control_regions[{i}]",
                                     "needs side = 'axis' or 'allies' and a polygon of [lon, lat] points")
+        # hints for the heuristic bots (workbench/bots/eto.py): each lane an HQ of the scenario
+        # driving on one of its victory objectives
+        objectives = {str(o.get("place")) for o in raw.get("victory", {}).get("objectives", [])}
+        unit_ids = {u["id"] for u in scenario.units}
+        for side, plan in raw.get("bot_plan", {}).items():
+            if side not in self.sides or not isinstance(plan, dict):
+                raise ScenarioError(scenario.file, f"bot_plan.{side}",
+                                    f"{side!r} is no side of this ruleset ({', '.join(self.sides)})")
+            lanes = plan.get("lanes", {})
+            if not isinstance(lanes, dict):
+                raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
+                                    "needs a table of HQ unit id = victory objective place")
+            for hid, place in lanes.items():
+                if hid not in unit_ids:
+                    raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
+                                        f"{hid!r} is no unit id of this scenario")
+                if place not in objectives:
+                    raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
+                                        f"{place!r} is not a victory objective place ({', '.join(sorted(objectives))})")
 
     def setup(self, state: State) -> None:
         sc = state.game.scenario
