@@ -206,3 +206,58 @@ def test_eto_bot_plan_errors_name_the_key(tmp_path, old, new, words):
         wb.load_scenario(bad)
     assert exc.value.key == "bot_plan.axis.lanes"
     assert words in exc.value.message
+
+
+class _PassPolicy:
+    """Ends every step: the side does nothing."""
+
+    def choose_in(self, state, side):  # noqa: ANN001, ANN201
+        for kind in ("end_step", "pass"):
+            if kind in state.decision.kinds and state.legal_orders_of(kind):
+                return state.legal_orders_of(kind)[0]
+        return state.legal_orders()[0]
+
+
+def test_eto_22_2_axis_bot_leads_a_general_offensive(tmp_path):
+    """ETO-22.2: with no HQ about, the Axis bot activates Guderian, whose group -- his stack and the
+    stack next to it -- combines on one Soviet hex next to him: 4 + 2 (his combat rating, 26.2) + 4
+    = 10 SP against 2, read on 4:1 (5:1 is read on 4:1, 26.1).  Either stack alone (a 22.3 stack
+    offensive) would attack at 2:1."""
+    from eto_kit import events, new_state, unit
+
+    units = [unit("GE-G", "GE", "general", "08641", name="Guderian"), unit("GE-a", "GE", "infantry", "08641"),
+             unit("GE-b", "GE", "infantry", "08640"), unit("SU-x", "SU", "infantry", "08741")]
+    s = new_state(tmp_path, units, 6, 6, 6)
+    bot = make_policy("heuristic", "eto", "axis", 1)
+    bot.raise_errors = True
+    play(s, {"axis": bot, "allies": _PassPolicy()}, max_orders=80)
+    offensives = [e for e in events(s, "offensive") if e.get("side") == "axis"]
+    assert offensives and offensives[0]["text"] == "GE offensive by general"
+    combat = [e for e in events(s, "combat") if e.get("side") == "axis"]
+    assert combat, "the general's offensive attacked"
+    assert "08741" in combat[0]["text"] and "4:1" in combat[0]["text"]
+
+
+def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
+    """ETO-24.1 (armor may not enter a marsh): the Axis bot steers by path distance over the land a
+    unit may enter, so an armor unit behind the Pripet marshes is led round them, not into them.
+    On open ground the field is the plain hex distance (one hex nearer, one point lower)."""
+    from workbench.bots.ssa import dist_from
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    s, pols = _eto_game("heuristic", "random", 3)
+    pol = pols["axis"]
+    ctx = Context(pol, s, "axis", None)
+    hm = s.map
+    kiev = hm.index(hm.hex_of("Kiev"))
+    inf = pol.brain._path_field(ctx, "infantry", [(kiev, 0.0)])
+    arm = pol.brain._path_field(ctx, "armor", [(kiev, 0.0)])
+    plain = dist_from(hm, kiev)
+    marsh = terrain_arrays(s).marsh
+    near = (plain <= 3) & ~marsh & (inf < 1e5)
+    assert near.any() and (inf[near] == plain[near]).all()
+    assert (arm[marsh] >= 1e5).all(), "armor never stands in a marsh"
+    open_ = (arm < 1e5) & (inf < 1e5)
+    assert (arm[open_] >= inf[open_]).all()
+    detour = open_ & (arm - inf >= 3) & (plain <= 15)
+    assert detour.any(), "somewhere within 15 hexes of Kiev the marsh costs armor 3 hexes or more"

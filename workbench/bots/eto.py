@@ -8,7 +8,8 @@
 * **Command** (ETO-22/23): activates the HQ with the most combat units in its
   radius near the enemy, then activates those units (and the generals) one by
   one — units far behind the front stay unactivated, so they can take the
-  train in the Movement phase (31.3).
+  train in the Movement phase (31.3).  With no HQ worth it, the Axis lets a
+  general lead the units around him (22.2) or a single stack (22.3) attack.
 * **Breakthrough** (ETO-28): the armor stack with the best priced attack.
 * **Offensive movement** (ETO-24): picks as many target hexes as the HQ may
   attack, the ones the activated units can reach at the best odds (nearest the
@@ -21,7 +22,9 @@
   objectives.
 * **Movement and rail** (ETO-30/31): units behind the front ride the rails
   toward it; others move toward the victory objectives and the Soviet resource
-  hexes (Axis) or toward the front line (Soviets).
+  hexes (Axis, by path distance over the land each class may enter, 24.1) or
+  toward the front line (Soviets).  Axis HQs and generals move last, to where
+  the units in contact now stand.
 * **Construction** (ETO-37): rebuilds and builds what is offered, HQs first.
 
 Anything else ends the step or passes.
@@ -135,7 +138,7 @@ class ETOBrain(Brain):
                 "to_enemy": dist_to_set(hm, enemy_idx[:: max(1, len(enemy_idx) // 60)]),
                 "to_obj": dist_to_set(hm, objectives)}
         goal = info["to_obj"].astype(float)
-        info["lane_goal"] = []
+        info["lane_goal"] = {}
         if ctx.side == "axis" and objectives:
             try:
                 goal, info["lane_goal"] = self._goal_fields(ctx, objectives, weights, vps, info)
@@ -147,7 +150,7 @@ class ETOBrain(Brain):
         return info
 
     def _goal_fields(self, ctx: Context, objectives: list[int], weights: list[float], vps: list[int],
-                     info: dict[str, Any]) -> tuple[np.ndarray, list[np.ndarray]]:
+                     info: dict[str, Any]) -> tuple[np.ndarray, dict[str, list[np.ndarray]]]:
         """Axis goal fields: distance to the nearest objective or Soviet resource hex not yet held
         (the richer objectives pulling harder), for the whole army and for each *lane* -- one per
         victory objective, holding the resource hexes nearer to it than to any other -- so that the
@@ -163,22 +166,65 @@ class ETOBrain(Brain):
                                                 & (ta.resource | ta.city_resource)) if int(i) not in objectives]
         to_obj = np.array([dist_from(hm, o) for o in objectives], dtype=float)  # [objective, hex]
         lane_of = [int(np.argmin(to_obj[:, i])) for i in res]
-        lanes = [np.full(hm.size, 1e6) for _ in objectives]
-        goal = np.full(hm.size, 1e6)
-        for k, (i, w) in enumerate(zip(objectives, weights, strict=True)):
-            if ctrl[i] != mine:
-                np.minimum(lanes[k], to_obj[k] - w, out=lanes[k])
-        for i, k in zip(res, lane_of, strict=True):
-            if ctrl[i] != mine:
-                np.minimum(lanes[k], dist_from(hm, i), out=lanes[k])
-        for lane in lanes:
-            np.minimum(goal, lane, out=goal)
-        if goal.min() >= 1e5:
-            goal = info["to_enemy"].astype(float)
-        lanes = [lane if lane.min() < 1e5 else goal for lane in lanes]
         worth = [vp + 1 + lane_of.count(k) for k, vp in enumerate(vps)]
         self._assign_lanes(ctx, objectives, to_obj, np.array(worth, dtype=float))
-        return goal, lanes
+        fields: dict[str, list[np.ndarray]] = {}
+        for cls in ("infantry", "armor"):
+            lanes = []
+            for k, (i, w) in enumerate(zip(objectives, weights, strict=True)):
+                targets = [(i, -w)] if ctrl[i] != mine else []
+                targets += [(r, 0.0) for r, kr in zip(res, lane_of, strict=True) if kr == k and ctrl[r] != mine]
+                lanes.append(self._path_field(ctx, cls, targets))
+            goal = np.minimum.reduce(lanes)
+            if goal.min() >= 1e5:
+                goal = info["to_enemy"].astype(float)
+            fields[cls] = [lane if lane.min() < 1e5 else goal for lane in lanes] + [goal]
+        return fields["infantry"][-1], fields
+
+    def _path_field(self, ctx: Context, cls: str, targets: list[tuple[int, float]]) -> np.ndarray:
+        """Hexes a unit of ``cls`` must walk to the nearest target, less the target's pull: a
+        breadth-first search over the land it may enter (24.1: no marsh for armor, no neutral or
+        banned hex, no all-sea or unfrozen lake hexside), so a unit is not led into a dead end
+        behind a marsh or a coast as plain hex distance would.  Enemy units and ZOC are ignored:
+        they are fought or bypassed on the way.  Cached for the turn (1e6 where unreachable)."""
+        from workbench.engine.search import multi_source_reach
+
+        st, hm = ctx.state, ctx.state.map
+        cache = ctx.policy.game_memo.get("fields")
+        if cache is None or cache.get("_turn") != st.turn:
+            cache = {"_turn": st.turn}
+            ctx.policy.game_memo["fields"] = cache
+        key = (cls, tuple(targets))
+        if key in cache:
+            return cache[key]
+        if ("open", cls) not in cache:
+            cache[("open", cls)] = self._open_land(ctx, cls)
+        passable, blocked = cache[("open", cls)]
+        out = np.full(hm.size, 1e6)
+        for pull in sorted({p for _i, p in targets}):
+            d = multi_source_reach(hm.neighbors, passable, [i for i, p in targets if p == pull],
+                                   blocked_sides=blocked)
+            np.minimum(out, np.where(d >= 0, d + pull, 1e6), out=out)
+        cache[key] = out
+        return out
+
+    def _open_land(self, ctx: Context, cls: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(passable[N], blocked_sides[N, 6])`` for a unit of ``cls`` of this side (24.1)."""
+        from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.movement import banned_hexes
+        from workbench.rulesets.eto.terrain import terrain_arrays
+        from workbench.rulesets.eto.weather import crossable_sides
+
+        st = ctx.state
+        ta = terrain_arrays(st)
+        sample = next((u for u in st.units_by_id.values() if u.side == ctx.side and u.nation != "FI"
+                       and values.unit_class(st, u) == cls), None)
+        passable = ta.land.copy()
+        if sample is not None:
+            passable &= ~banned_hexes(st, sample)
+        if cls == "armor":
+            passable &= ~ta.marsh
+        return passable, ~crossable_sides(st)
 
     def _assign_lanes(self, ctx: Context, objectives: list[int], to_obj: np.ndarray, worth: np.ndarray) -> None:
         """Each Axis combat unit and HQ gets a lane for the game: shares of the army in proportion
@@ -243,10 +289,15 @@ class ETOBrain(Brain):
 
     def _goal_of(self, ctx: Context, info: dict[str, Any], uid: str) -> np.ndarray:
         """The goal field a unit moves by: its lane's (Axis), else the army's."""
-        lane = ctx.policy.game_memo.get("lanes", {}).get(uid)
-        if lane is None or not info.get("lane_goal"):
+        fields = info.get("lane_goal")
+        if not fields:
             return info["goal"]
-        return info["lane_goal"][lane]
+        from workbench.rulesets.eto import values
+
+        u = ctx.state.units_by_id.get(uid)
+        by_cls = fields["armor" if u is not None and values.unit_class(ctx.state, u) == "armor" else "infantry"]
+        lane = ctx.policy.game_memo.get("lanes", {}).get(uid)
+        return by_cls[-1] if lane is None else by_cls[lane]
 
     def _hq_score(self, ctx: Context, hq: Any, at: str | None = None, fresh: bool = False) -> float:
         """Own unactivated combat units in the HQ's radius near the enemy, and enemy stacks there
@@ -323,6 +374,48 @@ class ETOBrain(Brain):
                 out.append((best, h))
         return sorted(out, key=lambda t: (-t[0], t[1]))
 
+    def _general_candidates(self, ctx: Context) -> list[tuple[float, str]]:
+        """Axis: unactivated generals whose group (the units stacked with or next to him, 22.2) can
+        make one good attack on an enemy hex next to him without moving: a one-attack offensive
+        that, unlike a stack offensive (22.3), combines several stacks against one hex."""
+        from workbench.rulesets.eto import adjudicate as adj
+        from workbench.rulesets.eto import command, values
+
+        if ctx.side != "axis":
+            return []
+        st, hm = ctx.state, ctx.state.map
+        tables = st.ruleset.tables
+        info = self._info(ctx)
+        out = []
+        for g in st.units_by_id.values():
+            if g.side != ctx.side or not values.on_map(g) or g.props.get("activated") \
+                    or values.unit_class(st, g) != "general" or values.nation_kind(st, g.nation) != "major" \
+                    or command.track(st, f"{g.nation}.offensives") <= 0:
+                continue
+            gi = hm.index(g.location)
+            group = [u for u in command.general_group(st, g) if values.unit_class(st, u) in ("infantry", "armor")]
+            if sum(u.nation == g.nation for u in group) * 2 < len(group):
+                continue
+            best = None
+            for j in hm.neighbors[gi]:
+                j = int(j)
+                if j < 0 or info["enemy"][j] <= 0:
+                    continue
+                by = [u for u in group if int(hm.grid.distance(hm.index(u.location), j)) == 1]
+                att = sum(values.strength(st, u) for u in by)
+                if not att:
+                    continue
+                att += min(values.combat_rating(st, g), att)
+                dfn = max(float(info["enemy_sp"][j]), 1.0)
+                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables),
+                         self._drm_guess(ctx, by, hm.label(j)), tables)
+                if ev >= 1.0:
+                    v = ev - 0.15 * float(info["goal"][j])
+                    best = v if best is None else max(best, v)
+            if best is not None:
+                out.append((best, g.id))
+        return sorted(out, key=lambda t: (-t[0], t[1]))
+
     def _minor_candidates(self, ctx: Context) -> set[str]:
         """Axis minor partners with unactivated combat units next to the enemy and a minor offensive
         left this month (22.4)."""
@@ -371,8 +464,8 @@ class ETOBrain(Brain):
         key = ("begins", ctx.state.turn)
         n = ctx.policy.game_memo.get(key, 0)
         if ctx.side == "axis":
-            if n >= 24 or not (self._hq_candidates(ctx) or self._stack_candidates(ctx)
-                               or self._minor_candidates(ctx)):
+            if n >= 24 or not (self._hq_candidates(ctx) or self._general_candidates(ctx)
+                               or self._stack_candidates(ctx) or self._minor_candidates(ctx)):
                 return None
         elif n >= 2:
             return None
@@ -461,8 +554,12 @@ class ETOBrain(Brain):
                 return None
             memo["stack_tried"] = True
             legal = ctx.legal("activate")
+            gens = {o["general"]: o for o in legal if o.get("mode") == "general"}
             opts = {o["hex"]: o for o in legal if o.get("mode") == "stack"}
-            order = ctx.first_ok(opts[h] for _v, h in self._stack_candidates(ctx) if h in opts)
+            ranked = sorted([(v, 0, gens[g]) for v, g in self._general_candidates(ctx) if g in gens]
+                            + [(v, 1, opts[h]) for v, h in self._stack_candidates(ctx) if h in opts],
+                            key=lambda t: (-t[0], t[1]))
+            order = ctx.first_ok(o for _v, _k, o in ranked)
             if order is None:  # a minor country's own offensive (22.4): its units near the enemy
                 minors = self._minor_candidates(ctx)
                 order = ctx.first_ok(o for o in legal if o.get("mode") == "minor" and o.get("form") == "home"
@@ -755,6 +852,10 @@ class ETOBrain(Brain):
         if limit <= 0:
             return {}
         enemy_hexes = {int(i) for i in np.flatnonzero(info["enemy"] > 0)}
+        gen = st.units_by_id.get(off.get("general") or "") if off.get("mode") == "general" else None
+        if gen is not None and values.on_map(gen):
+            # 22.2: a general's offensive attacks only hexes next to him; he stays where he is
+            enemy_hexes &= {int(j) for j in hm.neighbors[hm.index(gen.location)] if j >= 0}
         # where each activated attacker could stand at the Combat step, by target
         reach: dict[str, dict[int, list[int]]] = {}
         units = {}
@@ -807,6 +908,8 @@ class ETOBrain(Brain):
                 continue
             here = hm.index(u.location)
             opts = memo["oopts"].get(uid, [])
+            if (st.markers.get("offensive") or {}).get("mode") == "general":
+                opts = [o for o in opts if "general" not in o]  # the general holds his ground (22.2)
             goal = self._goal_of(ctx, info, uid)
             if uid in plan:
                 t = hm.index(plan[uid])
@@ -859,6 +962,39 @@ class ETOBrain(Brain):
                 best, best_v = o, v
         return best if best is not None and ctx.ok(best) else None
 
+    def _place_general(self, ctx: Context, gen: Any, opts: list[dict[str, Any]],
+                       goal: np.ndarray) -> dict[str, Any] | None:
+        """Movement phase (30.1: generals move 5 hexes): the Axis general joins the strongest group
+        of own combat units in contact -- the stack he stands on and the hexes next to it (22.2) --
+        on a hex next to the enemy, so next month he adds his rating to an HQ offensive's attack
+        or, if the HQs leave that group unactivated, leads an offensive of his own."""
+        from workbench.rulesets.eto import values
+
+        st, hm = ctx.state, ctx.state.map
+        info = self._info(ctx)
+        sp = np.zeros(hm.size)
+        for u in st.units_by_id.values():
+            if u.side == ctx.side and values.on_map(u) and values.unit_class(st, u) in ("infantry", "armor"):
+                i = hm.index(u.location)
+                if info["to_enemy"][i] <= 1:
+                    sp[i] += values.strength(st, u)
+
+        def value(at: str) -> tuple[float, float]:
+            i = hm.index(at)
+            if sp[i] <= 0 or not any(j >= 0 and info["enemy"][j] > 0 for j in hm.neighbors[i]):
+                return (0.0, -float(goal[i]))
+            return (sp[i] + sum(float(sp[j]) for j in hm.neighbors[i] if j >= 0), -float(goal[i]))
+
+        best, best_v = None, value(gen.location)
+        for o in opts:
+            d = _dest(o)
+            if o.get("kind") != "move" or not d or not hm.has_hex(d):
+                continue
+            v = value(d)
+            if v > best_v:
+                best, best_v = o, v
+        return best if best is not None and ctx.ok(best) else None
+
     def free_move(self, ctx: Context, memo: dict[str, Any]) -> dict[str, Any] | None:
         """Each unit once: rail toward the front if far from it, else step toward the goal."""
         from workbench.rulesets.eto import values
@@ -873,7 +1009,10 @@ class ETOBrain(Brain):
                     if "unit" in o and (cur is None or o["unit"] in cur):
                         by_unit.setdefault(o["unit"], []).append(o)
             memo["opts"] = by_unit
-            memo["queue"] = sorted(by_unit)
+            # the combat units first: HQs and generals then go where the units now stand
+            late = {u.id for u in st.units_by_id.values() if u.id in by_unit
+                    and values.unit_class(st, u) in ("hq", "general")} if key_mp else set()
+            memo["queue"] = sorted(by_unit, key=lambda uid: (uid in late, uid))
         info = self._info(ctx)
         army = info["goal"] if ctx.side == "axis" and info["objectives"] else info["to_enemy"]
         front = info["to_enemy"]
@@ -883,8 +1022,9 @@ class ETOBrain(Brain):
             if u is None or not u.location.isdigit() or not hm.has_hex(u.location):
                 continue
             goal = self._goal_of(ctx, info, uid) if ctx.side == "axis" else army
-            if ctx.side == "axis" and key_mp and values.unit_class(st, u) == "hq":
-                o = self._place_hq(ctx, u, memo["opts"].get(uid, []), goal)
+            if ctx.side == "axis" and key_mp and values.unit_class(st, u) in ("hq", "general"):
+                place = self._place_hq if values.unit_class(st, u) == "hq" else self._place_general
+                o = place(ctx, u, memo["opts"].get(uid, []), goal)
                 if o is not None:
                     return o
                 continue
