@@ -168,6 +168,9 @@ class ETOBrain(Brain):
         lane_of = [int(np.argmin(to_obj[:, i])) for i in res]
         worth = [vp + 1 + lane_of.count(k) for k, vp in enumerate(vps)]
         self._assign_lanes(ctx, objectives, to_obj, np.array(worth, dtype=float))
+        prize = np.zeros(hm.size, dtype=bool)
+        prize[[i for i in list(objectives) + res if ctrl[i] != mine]] = True
+        info["prize"] = prize
         fields: dict[str, list[np.ndarray]] = {}
         for cls in ("infantry", "armor"):
             lanes = []
@@ -323,6 +326,14 @@ class ETOBrain(Brain):
         targets = (info["enemy"] > 0) & (near <= radius + 1)
         return total + 0.5 * float(targets.sum()) if total else 0.0
 
+    @staticmethod
+    def _bar(info: dict[str, Any], target: int, bar: float) -> float:
+        """The expected result an attack must beat: lower on an objective or resource hex the Axis
+        does not hold (the hex it must take for victory points) -- there even a weak attack may
+        make the defender retreat out of it (27.1) -- than elsewhere."""
+        prize = info.get("prize")
+        return min(bar, 0.15) if prize is not None and prize[target] else bar
+
     def _hq_candidates(self, ctx: Context) -> list[tuple[float, Any]]:
         from workbench.rulesets.eto import values
         from workbench.rulesets.eto.command import track
@@ -367,7 +378,7 @@ class ETOBrain(Brain):
                 dfn = max(float(info["enemy_sp"][j]), 1.0)
                 ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), self._drm_guess(ctx, units, hm.label(j)),
                          tables)
-                if ev >= 1.0:
+                if ev >= self._bar(info, j, 1.0):
                     v = ev - 0.15 * float(info["goal"][j])
                     best = v if best is None else max(best, v)
             if best is not None:
@@ -409,7 +420,7 @@ class ETOBrain(Brain):
                 dfn = max(float(info["enemy_sp"][j]), 1.0)
                 ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables),
                          self._drm_guess(ctx, by, hm.label(j)), tables)
-                if ev >= 1.0:
+                if ev >= self._bar(info, j, 1.0):
                     v = ev - 0.15 * float(info["goal"][j])
                     best = v if best is None else max(best, v)
             if best is not None:
@@ -641,7 +652,7 @@ class ETOBrain(Brain):
                     drm -= 1
                 ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), drm, tables)
                 v = ev - 0.15 * float(info["goal"][t])
-                if ev > 0.5 and (best is None or v > best[0]):
+                if ev > self._bar(info, t, 0.5) and (best is None or v > best[0]):
                     best = (v, t, pick)
             if best is None:
                 break
@@ -756,7 +767,7 @@ class ETOBrain(Brain):
                          for die in range(1, 7)) / 6
             except Exception:  # noqa: BLE001
                 continue
-            if ev <= threshold:
+            if ev <= (self._bar(info, hm.index(o["target"]), threshold) if ctx.side == "axis" else threshold):
                 continue
             v = ev - 0.15 * float(info["goal"][hm.index(o["target"])]) if ctx.side == "axis" else ev
             if v > best_v:
@@ -973,17 +984,21 @@ class ETOBrain(Brain):
         st, hm = ctx.state, ctx.state.map
         info = self._info(ctx)
         sp = np.zeros(hm.size)
+        armor = np.zeros(hm.size)
         for u in st.units_by_id.values():
             if u.side == ctx.side and values.on_map(u) and values.unit_class(st, u) in ("infantry", "armor"):
                 i = hm.index(u.location)
                 if info["to_enemy"][i] <= 1:
                     sp[i] += values.strength(st, u)
+                    if values.unit_class(st, u) == "armor" and u.nation == gen.nation:
+                        armor[i] += values.strength(st, u)
 
         def value(at: str) -> tuple[float, float]:
+            # riding with armor first: a breakthrough with a general moves his exploitation rating (28.3)
             i = hm.index(at)
             if sp[i] <= 0 or not any(j >= 0 and info["enemy"][j] > 0 for j in hm.neighbors[i]):
                 return (0.0, -float(goal[i]))
-            return (sp[i] + sum(float(sp[j]) for j in hm.neighbors[i] if j >= 0), -float(goal[i]))
+            return (2 * armor[i] + sp[i] + sum(float(sp[j]) for j in hm.neighbors[i] if j >= 0), -float(goal[i]))
 
         best, best_v = None, value(gen.location)
         for o in opts:
