@@ -354,13 +354,11 @@ class ETOBrain(Brain):
 
     def _stack_candidates(self, ctx: Context) -> list[tuple[float, str]]:
         """Axis: unactivated stacks next to a weak enemy hex, for a one-attack stack offensive (22.3)."""
-        from workbench.rulesets.eto import adjudicate as adj
         from workbench.rulesets.eto import command, values
 
         if ctx.side != "axis":
             return []
         st, hm = ctx.state, ctx.state.map
-        tables = st.ruleset.tables
         info = self._info(ctx)
         out = []
         for h in command._stack_hexes(st, ctx.side):
@@ -370,32 +368,43 @@ class ETOBrain(Brain):
             if not units or n is None or command.track(st, f"{n}.offensives") <= 0:
                 continue
             att = sum(values.strength(st, u) for u in units)
-            best = None
-            for j in hm.neighbors[hm.index(h)]:
-                j = int(j)
-                if j < 0 or info["enemy"][j] <= 0:
-                    continue
-                dfn = max(float(info["enemy_sp"][j]), 1.0)
-                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), self._drm_guess(ctx, units, hm.label(j)),
-                         tables)
-                if ev >= self._bar(info, j, 1.0):
-                    v = ev - 0.15 * float(info["goal"][j])
-                    best = v if best is None else max(best, v)
+            best = self._one_attack(ctx, info, hm.index(h), lambda _j, units=units, att=att: (units, att))
             if best is not None:
                 out.append((best, h))
         return sorted(out, key=lambda t: (-t[0], t[1]))
+
+    def _one_attack(self, ctx: Context, info: dict[str, Any], at: int, attack: Any) -> float | None:
+        """The worth of the best single attack from hex ``at`` on an enemy hex next to it, for a
+        one-attack offensive (22.2, 22.3): ``attack(j)`` gives the attackers on hex ``j`` and their
+        strength.  None when no attack's expected result clears the bar."""
+        from workbench.rulesets.eto import adjudicate as adj
+
+        hm, tables = ctx.state.map, ctx.state.ruleset.tables
+        best = None
+        for j in hm.neighbors[at]:
+            j = int(j)
+            if j < 0 or info["enemy"][j] <= 0:
+                continue
+            units, att = attack(j)
+            if not att:
+                continue
+            dfn = max(float(info["enemy_sp"][j]), 1.0)
+            ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables), self._drm_guess(ctx, units, hm.label(j)),
+                     tables)
+            if ev >= self._bar(info, j, 1.0):
+                v = ev - 0.15 * float(info["goal"][j])
+                best = v if best is None else max(best, v)
+        return best
 
     def _general_candidates(self, ctx: Context) -> list[tuple[float, str]]:
         """Axis: unactivated generals whose group (the units stacked with or next to him, 22.2) can
         make one good attack on an enemy hex next to him without moving: a one-attack offensive
         that, unlike a stack offensive (22.3), combines several stacks against one hex."""
-        from workbench.rulesets.eto import adjudicate as adj
         from workbench.rulesets.eto import command, values
 
         if ctx.side != "axis":
             return []
         st, hm = ctx.state, ctx.state.map
-        tables = st.ruleset.tables
         info = self._info(ctx)
         out = []
         for g in st.units_by_id.values():
@@ -403,26 +412,16 @@ class ETOBrain(Brain):
                     or values.unit_class(st, g) != "general" or values.nation_kind(st, g.nation) != "major" \
                     or command.track(st, f"{g.nation}.offensives") <= 0:
                 continue
-            gi = hm.index(g.location)
             group = [u for u in command.general_group(st, g) if values.unit_class(st, u) in ("infantry", "armor")]
             if sum(u.nation == g.nation for u in group) * 2 < len(group):
                 continue
-            best = None
-            for j in hm.neighbors[gi]:
-                j = int(j)
-                if j < 0 or info["enemy"][j] <= 0:
-                    continue
+
+            def attack(j: int, g: Any = g, group: list[Any] = group) -> tuple[list[Any], int]:
                 by = [u for u in group if int(hm.grid.distance(hm.index(u.location), j)) == 1]
                 att = sum(values.strength(st, u) for u in by)
-                if not att:
-                    continue
-                att += min(values.combat_rating(st, g), att)
-                dfn = max(float(info["enemy_sp"][j]), 1.0)
-                ev = _ev(adj.odds_column(int(att), int(dfn), tables=tables),
-                         self._drm_guess(ctx, by, hm.label(j)), tables)
-                if ev >= self._bar(info, j, 1.0):
-                    v = ev - 0.15 * float(info["goal"][j])
-                    best = v if best is None else max(best, v)
+                return by, att + min(values.combat_rating(st, g), att)  # his rating, within 2x (26.2)
+
+            best = self._one_attack(ctx, info, hm.index(g.location), attack)
             if best is not None:
                 out.append((best, g.id))
         return sorted(out, key=lambda t: (-t[0], t[1]))
@@ -963,7 +962,13 @@ class ETOBrain(Brain):
         def value(at: str) -> tuple[float, float]:
             return (self._hq_score(ctx, hq, at, fresh=True), -float(goal[hm.index(at)]))
 
-        best, best_v = None, value(hq.location)
+        return self._best_move(ctx, hq, opts, value)
+
+    @staticmethod
+    def _best_move(ctx: Context, unit: Any, opts: list[dict[str, Any]], value: Any) -> dict[str, Any] | None:
+        """The move order whose destination ``value`` beats staying put most, or None."""
+        hm = ctx.state.map
+        best, best_v = None, value(unit.location)
         for o in opts:
             d = _dest(o)
             if o.get("kind") != "move" or not d or not hm.has_hex(d):
@@ -1000,15 +1005,7 @@ class ETOBrain(Brain):
                 return (0.0, -float(goal[i]))
             return (2 * armor[i] + sp[i] + sum(float(sp[j]) for j in hm.neighbors[i] if j >= 0), -float(goal[i]))
 
-        best, best_v = None, value(gen.location)
-        for o in opts:
-            d = _dest(o)
-            if o.get("kind") != "move" or not d or not hm.has_hex(d):
-                continue
-            v = value(d)
-            if v > best_v:
-                best, best_v = o, v
-        return best if best is not None and ctx.ok(best) else None
+        return self._best_move(ctx, gen, opts, value)
 
     def free_move(self, ctx: Context, memo: dict[str, Any]) -> dict[str, Any] | None:
         """Each unit once: rail toward the front if far from it, else step toward the goal."""
