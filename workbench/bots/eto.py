@@ -23,8 +23,8 @@
 * **Movement and rail** (ETO-30/31): units behind the front ride the rails
   toward it; others move toward the victory objectives and the Soviet resource
   hexes (Axis, by path distance over the land each class may enter, 24.1) or
-  toward the front line (Soviets).  Axis HQs and generals move last, to where
-  the units in contact now stand.
+  toward the front line (Soviets).  HQs and generals move after the combat
+  units; the Axis ones go to where the units in contact now stand.
 * **Construction** (ETO-37): rebuilds and builds what is offered, HQs first.
 
 Anything else ends the step or passes.
