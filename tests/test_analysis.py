@@ -53,6 +53,17 @@ def test_fan_carries_last_value_forward():
     assert fig.renderers
 
 
+def test_fan_counts_a_repeated_final_turn_once():
+    """Result folders written before the batch fix hold the final turn twice: the fan reads it
+    once (it used to sum the two rows, doubling the last point)."""
+    rows = [{"config": "a", "game": g, "t": t, "turn": f"T{t}", "side": "axis", "metric": "objectives",
+             "value": float(5 + t + g)} for g in range(3) for t in range(3)]
+    rows += [r for r in rows if r["t"] == 2]
+    f = an.fan(pl.DataFrame(rows), "objectives", "axis")
+    last = f.filter(pl.col("t") == 2).row(0, named=True)
+    assert (last["p10"], last["p50"], last["p90"]) == (7.0, 8.0, 9.0)
+
+
 def test_crt_distributions_sum_to_one():
     for rs in ("ssa", "eto"):
         d = an.crt_distribution(rs)

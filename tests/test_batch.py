@@ -48,6 +48,20 @@ def test_batch_writes_parquet_and_resumes(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_finished_game_has_one_turn_row_per_turn_side_and_metric(tmp_path):
+    """The final position replaces the snapshot taken when the last turn began (it was written
+    twice, and the fan charts summed the two); the last objectives row is the end state's."""
+    from workbench.batch import load_turns
+
+    run_batch(Config(SMALL, ("heuristic", "random"), name="whole"), 1, tmp_path, seed=3, workers=0,
+              progress=False)
+    t = load_turns(tmp_path)
+    assert t.group_by(["game", "t", "side", "metric"]).len()["len"].max() == 1
+    last = t.filter((pl.col("metric") == "objectives") & (pl.col("side") == "axis")).sort("t")
+    assert last["value"][-1] > 0.0 and last["t"].is_sorted() and last["t"].n_unique() == last.height
+
+
+@pytest.mark.slow
 def test_sweep_runs_on_common_random_numbers(tmp_path):
     base = Config(SMALL, ("random", "random"), max_turns=1)
     cfgs = sweep_configs(base, {"same": {"crt.rows.1": ["AR", "EX", "DR", "DR", "DE", "DE", "DZ", "DZ",

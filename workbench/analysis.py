@@ -86,7 +86,10 @@ def fan(turns: pl.DataFrame, metric: str, side: str | None = None, by: str = "co
     if f.height == 0:
         return pl.DataFrame(schema={by: pl.String, "t": pl.Int64, "turn": pl.String, "p10": pl.Float64,
                                     "p50": pl.Float64, "p90": pl.Float64, "games": pl.UInt32})
-    f = f.group_by([by, "game", "t"]).agg(pl.col("value").sum(), pl.col("turn").first())
+    # one value per game, turn, side and metric (the last written: result folders from before
+    # the batch writer stopped repeating the final turn hold it twice), then summed over sides
+    f = f.unique([by, "game", "t", "side", "metric"], keep="last", maintain_order=True)
+    f = f.group_by([by, "game", "t"]).agg(pl.col("value").sum(), pl.col("turn").last())
     grid = f.select(by, "t", "turn").unique([by, "t"]).join(f.select(by, "game").unique(), on=by)
     full = (grid.join(f.drop("turn"), on=[by, "game", "t"], how="left").sort([by, "game", "t"])
             .with_columns(pl.col("value").forward_fill().over([by, "game"])))

@@ -115,8 +115,13 @@ def play_game(config: dict[str, Any], index: int, seeds: tuple[int, int, int]) -
     except Exception as exc:  # noqa: BLE001 - one broken game must not sink a batch; it is reported
         error = f"{type(exc).__name__}: {exc} at {' / '.join(state.clock)}"
     took = time.perf_counter() - t0
-    if turns[-1]["t"] != state.turn or state.is_over:
-        turns.append(snapshot(state))
+    # the final position: it replaces a snapshot of the same turn (taken when the turn began),
+    # so each game has one row per turn, side and metric
+    final = snapshot(state)
+    if turns[-1]["t"] == final["t"]:
+        turns[-1] = final
+    else:
+        turns.append(final)
     row = {"config": cfg.id, "game": index, "scenario": cfg.scenario, "bot_axis": cfg.bots[0],
            "bot_allies": cfg.bots[1], "seed": game_seed, "seed_axis": sa, "seed_allies": sb,
            **summarize(state, start), "seconds": took, "error": error,
