@@ -140,6 +140,29 @@ def test_eto_victory_sudden_death_and_points(game):
     assert victory.sudden_death(s)["winner"] == "axis"
 
 
+#: Soviet resource hexes (original border) the Axis held on 31 March 1942, with Kiev
+HISTORICAL_LINE_1942 = ["Kiev", "Minsk", "Odessa", "Krivoi Rog", "Dnepropetrovsk", "Zaporozhye", "Kharkov", "Stalino"]
+
+
+def test_eto_barbarossa_historical_line_is_a_draw(game):
+    """Scenario victory (authored GAP-16, docs/rulings-eto.md): the line the Axis held at the
+    March 1942 check -- Kiev (4 VP) and seven resource hexes -- is worth 11 VP, a historical
+    draw within half a point of the draw band's centre; one more hex held is still a draw,
+    Leningrad on top is an Axis marginal victory."""
+    s = game.new_state(0)
+    ctrl = control(s)
+    for p in HISTORICAL_LINE_1942:
+        ctrl[s.map.index(s.map.hex_of(p))] = SIDE_CODE["axis"]
+    vp, detail = victory.axis_vp(s)
+    assert (vp, detail) == (11, {"Kiev": 4, "resource hexes": 7})
+    assert victory.level(s, vp) == "Draw (historical)"
+    draw = next(lv for lv in game.scenario.raw["victory"]["levels"] if lv["result"] == "Draw (historical)")
+    assert abs((draw["min"] + draw["max"]) / 2 - vp) <= 0.5
+    assert victory.level(s, vp + 1) == "Draw (historical)"
+    ctrl[s.map.index(s.map.hex_of("Leningrad"))] = SIDE_CODE["axis"]
+    assert victory.axis_vp(s)[0] == 17 and victory.level(s, 17) == "Axis marginal victory"
+
+
 # -- golden offensive ----------------------------------------------------------------------------------
 GOLDEN_UNITS = [
     unit("GE-HQ", "GE", "hq", "08539", name="Army Group South"),
