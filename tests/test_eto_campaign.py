@@ -137,7 +137,8 @@ def test_eto_victory_sudden_death_and_points(game):
         ctrl[s.map.index(s.map.hex_of(p))] = SIDE_CODE["axis"]
     vp, detail = victory.axis_vp(s)
     assert detail["Moscow"] == 10 and detail["Leningrad"] == 6 and vp == 16
-    assert victory.sudden_death(s)["winner"] == "axis"
+    sd = victory.sudden_death(s)
+    assert sd["winner"] == "axis" and sd["axis_vp"] == 16  # the VP are recorded with the result
 
 
 #: Soviet resource hexes (original border) the Axis held on 31 March 1942, with Kiev
