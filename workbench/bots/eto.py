@@ -766,7 +766,7 @@ class ETOBrain(Brain):
                          for die in range(1, 7)) / 6
             except Exception:  # noqa: BLE001
                 continue
-            if ev <= (self._bar(info, hm.index(o["target"]), threshold) if ctx.side == "axis" else threshold):
+            if ev <= self._bar(info, hm.index(o["target"]), threshold):  # no prize hexes for the Soviets
                 continue
             v = ev - 0.15 * float(info["goal"][hm.index(o["target"])]) if ctx.side == "axis" else ev
             if v > best_v:

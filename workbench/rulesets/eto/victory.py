@@ -69,9 +69,8 @@ def sudden_death(state: State) -> dict[str, Any] | None:
     hm = state.map
     try:
         if all(ctrl[_hex(state, p)] == SIDE_CODE["axis"] for p in ("Moscow", "Leningrad")):
-            vp, detail = axis_vp(state)  # recorded too, so a batch summary has the VP of every game
-            return {"winner": "axis", "level": "Axis decisive victory", "rule": "ETO-7.1-core",
-                    "why": "the Axis controls Moscow and Leningrad", "axis_vp": vp, "vp": detail}
+            return _scored(state, {"winner": "axis", "level": "Axis decisive victory", "rule": "ETO-7.1-core",
+                                   "why": "the Axis controls Moscow and Leningrad"})
     except KeyError:
         pass
     ta = terrain_arrays(state)
@@ -83,10 +82,16 @@ def sudden_death(state: State) -> dict[str, Any] | None:
         if u.side == "allies" and values.on_map(u) and values.is_combat_unit(state, u):
             i = hm.index(u.location)
             if axis_home[i] and ta.city_resource[i]:
-                vp, detail = axis_vp(state)
-                return {"winner": "allies", "level": "Soviet decisive victory", "rule": "ETO-7.1-core",
-                        "why": f"{u.id} occupies {u.location}", "axis_vp": vp, "vp": detail}
+                return _scored(state, {"winner": "allies", "level": "Soviet decisive victory",
+                                       "rule": "ETO-7.1-core", "why": f"{u.id} occupies {u.location}"})
     return None
+
+
+def _scored(state: State, result: dict[str, Any]) -> dict[str, Any]:
+    """A sudden-death result with the Axis VP held now, as :func:`final` gives them, so every
+    game's batch summary has its VP."""
+    vp, detail = axis_vp(state)
+    return {**result, "axis_vp": vp, "vp": detail}
 
 
 def final(state: State) -> dict[str, Any]:
