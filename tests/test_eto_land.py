@@ -154,6 +154,26 @@ def test_eto_22_3_stack_activation_costs_an_offensive(tmp_path):
     assert command.attack_limit(s, "combat") == 1
 
 
+def test_eto_22_3_a_stack_away_from_the_enemy_may_move_up_and_attack(tmp_path):
+    """22.3: "A single stack of friendly units can be activated" -- any stack, not only one next to
+    the enemy: the stack two hexes off moves up and attacks (one hex per step)."""
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08540"), unit("GE-b", "GE", "infantry", "08540"),
+                             SU1])
+    begin_offensive(s)
+    assert {"kind": "activate", "mode": "stack", "hex": "08540"} in s.legal_orders()
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08540"})
+    assert s.tracks["GE.offensives"] == 2
+    step_to(s, "offensive/movement")
+    for uid in ("GE-a", "GE-b"):
+        s.apply({"kind": "move", "unit": uid, "path": ["08640"]})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    assert events(s, "combat")[-1]["data"]["column"] == "4:1"  # 8 SP against 2
+
+
 def test_eto_22_0_half_must_be_the_majors(tmp_path):
     """22.0: "at least half of the land units activated must belong to that major nation." """
     units = [unit("GE-HQ", "GE", "hq", "08540"), unit("RO-1", "RO", "infantry", "08640"),

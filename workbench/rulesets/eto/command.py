@@ -363,17 +363,12 @@ class ImpromptuOrder(OrderKind):
 
 
 def _stack_hexes(state: State, side: str) -> list[str]:
-    """Hexes with unactivated friendly combat units next to an enemy land unit (the useful stacks)."""
-    hm = state.map
-    enemy = {u.location for u in state.units_by_id.values() if u.side != side and values.on_map(u)
-             and values.is_land_unit(state, u)}
-    out = set()
-    for u in state.units_by_id.values():
-        if u.side == side and values.on_map(u) and values.is_combat_unit(state, u) and not u.props.get("activated"):
-            i = hm.index(u.location)
-            if any(j >= 0 and hm.label(int(j)) in enemy for j in hm.neighbors[i]):
-                out.add(u.location)
-    return sorted(out)
+    """Hexes with unactivated friendly combat units: any of them may be a stack offensive (22.3
+    asks for "a single stack of friendly units", not one already next to the enemy -- the stack
+    may move up and then attack)."""
+    return sorted({u.location for u in state.units_by_id.values()
+                   if u.side == side and values.on_map(u) and values.is_combat_unit(state, u)
+                   and not u.props.get("activated")})
 
 
 def start_general(state: State, gen: Unit, nation: str, units: list[Unit] | None = None) -> None:
