@@ -92,3 +92,22 @@ def test_ssa_sc2_minimum_level_turns_a_marginal_axis_win_into_a_draw(ssa_game, m
     assert final_result(s)["winner"] == "axis" and final_result(s)["level"] == "strategic"
     monkeypatch.setattr(victory, "victory_points", lambda state: {"allies": 15, "axis": 10})
     assert final_result(s)["winner"] == "allies" and final_result(s)["level"] == "marginal"  # no minimum for them
+
+
+def test_ssa_sc1_even_every_industrial_hex_under_atrocity_is_an_allied_win():
+    """SSA-20 in Scenario 1 on the real map (docs/bots.md, why ssa/1941 is out of the Axis's reach):
+    the Allies start with 169 VP, the Axis with 1; all 33 industrial hexes taken with atrocity
+    (2 each) leave 67 against 103, an Allied marginal victory (ratio 1.54, SSA-20.5)."""
+    from workbench.engine import load_scenario
+    from workbench.rulesets.ssa.occupation import city_hexes
+
+    s = load_scenario("ssa/1941").new_state(seed=1)
+    assert victory_points(s) == {"allies": 169, "axis": 1}
+    industrial = [s.map.label(i) for i in city_hexes(s, "industrial")]
+    assert len(industrial) == 33
+    for label in industrial:
+        s.markers["city_control"][label] = "axis"
+    s.markers["atrocity"] = industrial
+    assert victory_points(s) == {"allies": 103, "axis": 67}
+    r = final_result(s)
+    assert (r["winner"], r["level"]) == ("allies", "marginal")
