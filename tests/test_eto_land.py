@@ -296,6 +296,37 @@ def test_eto_27_1_paren_D2_retreat_two_no_substitution(tmp_path):
         assert len(o["path"]) >= 2 and s.map.distance("08740", o["path"][-1]) == len(o["path"])
 
 
+def test_eto_27_1_paren_D2_is_x_against_a_fortification_not_an_airfield(tmp_path):
+    """27.1: "(D2) ... If this result is gained against any type of enemy fortification, the result
+    is treated as 'x'."  An airfield marker is no fortification: 4:1, die 5 stays (D2).  A
+    fortification marker (+2 SP: two 6-SP panzers, 12 against 4, 3:1) turns the (D2) of a 6 into x."""
+    s = new_state(tmp_path, [*GE2, SU1], 5)
+    s.markers.setdefault("forts", {})["08740"] = {"kind": "airfield", "side": "allies"}
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    c = events(s, "combat")[-1]["data"]
+    assert (c["column"], c["printed_result"], c["result"]) == ("4:1", "(D2)", "(D2)")
+    assert s.decision.kind == "retreat"
+    panzers = [unit("GE-a", "GE", "armor", "08640"), unit("GE-b", "GE", "armor", "08640")]
+    s = new_state(tmp_path, [*panzers, SU1], 6)
+    s.markers.setdefault("forts", {})["08740"] = {"kind": "fortification", "side": "allies"}
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    c = events(s, "combat")[-1]["data"]
+    assert (c["attack"], c["defense"], c["column"], c["die"]) == (12, 4, "3:1", 6)
+    assert (c["printed_result"], c["result"]) == ("(D2)", "x")
+
+
 def test_eto_27_1_AE_and_x(tmp_path):
     """27.1: "AE = All attacking units are eliminated"; "x = The attacker loses one step (27.2) from
     one attacking unit of his choice"."""

@@ -541,7 +541,7 @@ def resolve(state: State, d: dict[str, Any]) -> None:
     modified = die + a.drm
     code = adj.crt(a.column, modified, tables=state.ruleset.tables)
     original = code
-    if a.fort or state.markers.get("forts", {}).get(target):
+    if a.fort:  # 27.1: "(D2) ... against any type of enemy fortification" -- an airfield marker is none
         code = adj.against_fortification(code, tables=state.ruleset.tables)
     state.emit("combat", side=side, rule="ETO-27.1",
                text=f"{a.attack}:{a.defense} at {target} → {a.column}; die {die} {a.drm:+d} = {modified}: {code}",
