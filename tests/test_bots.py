@@ -261,3 +261,30 @@ def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
     assert (arm[open_] >= inf[open_]).all()
     detour = open_ & (arm - inf >= 3) & (plain <= 15)
     assert detour.any(), "somewhere within 15 hexes of Kiev the marsh costs armor 3 hexes or more"
+
+
+def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
+    """ETO-23.1 (an HQ in the force pool is placed on any friendly hex in a seasonal Construction
+    phase): the Axis bot puts Army Group Centre's HQ back where its radius covers the most units in
+    contact, not on the first legal hex in label order -- a far corner of the map, from which the
+    HQ once walked back for three months."""
+    from workbench.bots.ssa import dist_from
+    from workbench.rulesets.eto.control import SIDE_CODE, control
+    from workbench.rulesets.eto.losses import FORCE_POOL
+
+    s, pols = _eto_game("heuristic", "random", 3)
+    pol = pols["axis"]
+    ctx = Context(pol, s, "axis", None)
+    hm = s.map
+    hq = s.unit("GE-HQ-AGC")
+    home = hm.index(hq.location)
+    hq.location = FORCE_POOL
+    axis = control(s) == SIDE_CODE["axis"]
+    near = dist_from(hm, home) <= 4
+    labels = sorted(hm.label(i) for i in range(hm.size) if axis[i] and (near[i] or i % 97 == 0))
+    opts = [{"kind": "place_hq", "unit": hq.id, "at": lab} for lab in labels]
+    ranked = pol.brain._placements(ctx, opts)
+    best = ranked[0]["at"]
+    scores = {o["at"]: pol.brain._hq_score(ctx, hq, o["at"], fresh=True) for o in ranked}
+    assert scores[best] == max(scores.values()) >= 10, "it commands ten or more units in contact"
+    assert best != labels[0] and pol.brain._hq_score(ctx, hq, labels[0], fresh=True) == 0

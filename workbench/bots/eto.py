@@ -310,7 +310,7 @@ class ETOBrain(Brain):
 
         st, hm = ctx.state, ctx.state.map
         info = self._info(ctx)
-        if not values.on_map(hq):
+        if at is None and not values.on_map(hq):
             return 0.0
         radius = values.command_radius(st, hq)
         near = dist_from(hm, hm.index(at or hq.location))
@@ -834,12 +834,33 @@ class ETOBrain(Brain):
             opts = ctx.legal(kind)
             if kind == "build":
                 opts = [o for o in opts if not o.get("depleted")]
+            if kind == "place_hq" and ctx.side == "axis" and opts:
+                opts = self._placements(ctx, opts)
             if opts:
                 o = ctx.first_ok(opts[:3])
                 if o is not None:
                     ctx.memo["built"] = n + 1
                     return o
         return None
+
+    def _placements(self, ctx: Context, opts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """23.1/27.5: the HQ or general back from the force pool is placed where it is worth most
+        (as in the Movement phase), not on the first legal hex -- the first in label order is a
+        far corner of the map, from which an army group's HQ walked back for months."""
+        from workbench.rulesets.eto import values
+
+        st = ctx.state
+        uid = opts[0]["unit"]
+        u = st.units_by_id.get(uid)
+        if u is None:
+            return opts
+        info = self._info(ctx)
+        goal = self._goal_of(ctx, info, uid)
+        value = (self._hq_value if values.unit_class(st, u) == "hq" else self._general_value)(ctx, u, goal)
+        hm = st.map
+        mine = [o for o in opts if o["unit"] == uid]
+        near = [o for o in mine if hm.has_hex(o["at"]) and info["to_enemy"][hm.index(o["at"])] <= 6]
+        return sorted(near or mine, key=lambda o: value(o["at"]), reverse=True)
 
     # -- movement -----------------------------------------------------------------------------
     def move(self, ctx: Context) -> dict[str, Any] | None:
@@ -954,15 +975,19 @@ class ETOBrain(Brain):
                     return o
         return None
 
-    def _place_hq(self, ctx: Context, hq: Any, opts: list[dict[str, Any]], goal: np.ndarray) -> dict[str, Any] | None:
-        """Movement phase (30.1: HQs move 5 hexes): the Axis HQ goes where its radius will cover the
-        most combat units in contact next month, nearer the objectives among equals."""
+    def _hq_value(self, ctx: Context, hq: Any, goal: np.ndarray) -> Any:
+        """Where an Axis HQ should stand: where its radius will cover the most combat units in
+        contact next month, nearer the objectives among equals."""
         hm = ctx.state.map
 
         def value(at: str) -> tuple[float, float]:
             return (self._hq_score(ctx, hq, at, fresh=True), -float(goal[hm.index(at)]))
 
-        return self._best_move(ctx, hq, opts, value)
+        return value
+
+    def _place_hq(self, ctx: Context, hq: Any, opts: list[dict[str, Any]], goal: np.ndarray) -> dict[str, Any] | None:
+        """Movement phase (30.1: HQs move 5 hexes): the Axis HQ goes where it is worth most."""
+        return self._best_move(ctx, hq, opts, self._hq_value(ctx, hq, goal))
 
     @staticmethod
     def _best_move(ctx: Context, unit: Any, opts: list[dict[str, Any]], value: Any) -> dict[str, Any] | None:
@@ -980,10 +1005,14 @@ class ETOBrain(Brain):
 
     def _place_general(self, ctx: Context, gen: Any, opts: list[dict[str, Any]],
                        goal: np.ndarray) -> dict[str, Any] | None:
-        """Movement phase (30.1: generals move 5 hexes): the Axis general joins the strongest group
-        of own combat units in contact -- the stack he stands on and the hexes next to it (22.2) --
-        on a hex next to the enemy, so next month he adds his rating to an HQ offensive's attack
-        or, if the HQs leave that group unactivated, leads an offensive of his own."""
+        """Movement phase (30.1: generals move 5 hexes): the Axis general goes where he is worth most."""
+        return self._best_move(ctx, gen, opts, self._general_value(ctx, gen, goal))
+
+    def _general_value(self, ctx: Context, gen: Any, goal: np.ndarray) -> Any:
+        """Where an Axis general should stand: with the strongest group of own combat units in
+        contact -- the stack he stands on and the hexes next to it (22.2) -- on a hex next to the
+        enemy, so next month he adds his rating to an HQ offensive's attack or, if the HQs leave
+        that group unactivated, leads an offensive of his own."""
         from workbench.rulesets.eto import values
 
         st, hm = ctx.state, ctx.state.map
@@ -1005,7 +1034,7 @@ class ETOBrain(Brain):
                 return (0.0, -float(goal[i]))
             return (2 * armor[i] + sp[i] + sum(float(sp[j]) for j in hm.neighbors[i] if j >= 0), -float(goal[i]))
 
-        return self._best_move(ctx, gen, opts, value)
+        return value
 
     def free_move(self, ctx: Context, memo: dict[str, Any]) -> dict[str, Any] | None:
         """Each unit once: rail toward the front if far from it, else step toward the goal."""
