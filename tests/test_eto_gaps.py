@@ -413,6 +413,31 @@ def test_eto_30_1_hqs_and_generals_move_five_ignoring_weather(tmp_path):
         assert max(len(p) for p in Walker(s, s.unit(uid), "movement").reach().values()) == n, uid
 
 
+def test_eto_30_1_hqs_and_generals_stop_on_entering_enemy_zoc(tmp_path):
+    """30.1: generals and HQs "can only enter a hex in enemy ZOC if that hex is occupied by a
+    friendly unit; they must cease movement immediately upon entering enemy ZOC".  08640 and 08641
+    both hold a German unit and lie in the Soviet ZOC: an HQ or general entering 08640 stops there;
+    in an offensive (23.2) the activated HQ may go on from one such hex to the next."""
+    from workbench.rulesets.eto.movement import Walker
+    from workbench.rulesets.eto.zoc import zoc
+
+    units = [unit("GE-H", "GE", "hq", "08540"), unit("GE-G", "GE", "general", "08540", name="Hoth"),
+             unit("GE-a", "GE", "infantry", "08640"), unit("GE-b", "GE", "infantry", "08641"),
+             unit("SU-a", "SU", "infantry", "08740"), unit("SU-b", "SU", "infantry", "08741")]
+    s = new_state(tmp_path, units)
+    hm = s.map
+    ez = zoc(s, "allies")
+    assert ez[hm.index("08640")] and ez[hm.index("08641")]
+    path = [hm.index("08640"), hm.index("08641")]
+    for uid in ("GE-H", "GE-G"):
+        w = Walker(s, s.unit(uid), "movement")
+        assert w.why_not(path[:1]) is None
+        why = w.why_not(path)
+        assert why is not None and why.startswith("ETO-30.1"), (uid, why)
+        assert all(not ez[i] for p in w.reach().values() for i in p[:-1]), "no path goes on through enemy ZOC"
+    assert Walker(s, s.unit("GE-H"), "hq").why_not(path) is None
+
+
 def test_eto_30_2_no_neutral_border_in_the_movement_phase(tmp_path):
     """30.2 / 24.1: "during a Movement phase units cannot cross a neutral border" (Slovakia is
     neutral in the test scenario)."""

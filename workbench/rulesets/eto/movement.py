@@ -183,8 +183,10 @@ def spec_for(state: State, unit: Unit, mode: str) -> MoveSpec:
     bt_pre, bt, exploit (with ``general`` rating in unit.props when riding)."""
     cls = values.unit_class(state, unit)
     if cls == "hq":
-        n = 3 if mode == "hq" else values.printed_ma(state, unit)
-        return MoveSpec(n, n, "hq")
+        if mode == "hq":  # 23.2: in an offensive, on from one friendly-held ZOC hex to the next
+            return MoveSpec(3, 3, "hq")
+        n = values.printed_ma(state, unit)  # 30.1: in the Movement phase it stops as a general does
+        return MoveSpec(n, n, "general")
     if cls == "general":
         n = values.printed_ma(state, unit)
         return MoveSpec(n, n, "general")
@@ -226,7 +228,9 @@ def _next_zoc(rule: str, z: int, ez_b: bool, forest_a: bool, forest_b: bool, fro
     """The ZOC state after entering b, or None if the step is forbidden (25.2, 25.3)."""
     if rule in ("none", "hq"):
         return FREE
-    if rule == "general":
+    if rule == "general":  # 30.1: "they must cease movement immediately upon entering enemy ZOC"
+        if z == STOP:
+            return None
         return STOP if ez_b else FREE
     if z == STOP:
         return None
@@ -406,7 +410,7 @@ class Walker:
                         "there"), z, bad, n
             if self.enemy[b] and not hunting:
                 return f"ETO-24.0: {self.hm.label(b)} holds enemy units", z, bad, n
-            if self.spec.zoc_rule == "hq":
+            if values.unit_class(self.state, self.unit) == "hq":
                 from workbench.rulesets.eto.hq import region_why_not
                 outside = region_why_not(self.state, self.unit, self.hm.label(b))
                 if outside:
@@ -416,7 +420,7 @@ class Walker:
                         f"{entry_barrier(self.state, self.unit, a, d, b)}"), z, bad, n
             res = self.step(a, d, b, z, bad)
             if res is None:
-                rule = "ETO-23.2" if self.spec.zoc_rule in ("hq", "general") else \
+                rule = "ETO-23.2" if self.spec.zoc_rule == "hq" else "ETO-30.1" if self.spec.zoc_rule == "general" else \
                     ("ETO-25.3" if self.spec.zoc_rule == "armor" else "ETO-25.2")
                 if self.spec.no_mud and self.cond[b] != FAIR:
                     rule = "ETO-1.2"
@@ -513,7 +517,7 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
         if not enter_arrays(state, unit)[0][e]:
             return f"ETO-24.1: {unit.id} cannot enter {first}: the hex is closed to this unit"
         w = Walker(state, unit, mode, origin=e, spent=mp)
-        if w.spec.zoc_rule == "hq" and w.ez[e] and not w.friend_land[e]:
+        if w.spec.zoc_rule in ("hq", "general") and w.ez[e] and not w.friend_land[e]:
             return f"ETO-23.2: HQ {unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit"
         if mp > w.limit(w.initial()[1]):
             return f"ETO-24.0: {unit.id} has fewer than the {mp} MPs the {name} costs"
