@@ -450,6 +450,22 @@ def test_eto_31_rail_capacity_and_soviet_losses(tmp_path):
     assert rail.capacity(s, "SU") == before - 1
 
 
+def test_eto_31_6_moscow_points_lost_only_with_all_eight_resource_hexes(tmp_path):
+    """31.6: "Moscow 2 points* ... lost only when the Axis controls all eight resource hexes
+    connected to Moscow" -- on the map Moscow and the seven joined to it, one of them (08330)
+    beyond Moscow's own ring."""
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640")])
+    group = ["08330", "08331", "08332", "08430", "08431", "08432", "08531", "08532"]
+    assert [s.map.label(i) for i in rail._resource_group(s, s.map.index("08431"))] == group
+    ctrl = control(s)
+    before = rail.capacity(s, "SU")
+    for h in group[1:]:
+        ctrl[s.map.index(h)] = SIDE_CODE["axis"]
+    assert rail.capacity(s, "SU") == before, "08330 still Soviet: no loss"
+    ctrl[s.map.index("08330")] = SIDE_CODE["axis"]
+    assert rail.capacity(s, "SU") == before - 2
+
+
 def test_eto_31_3_rail_not_from_enemy_zoc(tmp_path):
     """31.3: "A unit cannot use rail movement if it starts the movement phase in enemy ZOC." """
     s = new_state(tmp_path, [*GE2, SU1, unit("GE-far", "GE", "infantry", "06139")])

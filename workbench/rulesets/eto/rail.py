@@ -66,14 +66,25 @@ def capacity(state: State, major: str) -> int:
                 continue
             if ctrl[i] != SIDE_CODE["axis"]:
                 continue
-            if red["city"] == "Moscow":
-                ta = terrain_arrays(state)
-                ring = [int(j) for j in np.flatnonzero(ta.resource) if hm.grid.distance(i, int(j)) <= 1]
-                if not all(ctrl[j] == SIDE_CODE["axis"] for j in ring):
-                    continue
+            if red["city"] == "Moscow" and not all(ctrl[j] == SIDE_CODE["axis"] for j in _resource_group(state, i)):
+                continue  # 31.6: "only when the Axis controls all eight resource hexes connected to Moscow"
             pts -= int(red["points"])
         pts = max(pts, int(row.get("minimum", 0)))
     return pts
+
+
+def _resource_group(state: State, start: int) -> list[int]:
+    """The resource hexes joined to ``start`` through adjacent resource hexes (31.6: Moscow's group
+    of eight on the map, Moscow among them and one beyond its ring)."""
+    hm, res = state.map, terrain_arrays(state).resource
+    seen, todo = {start}, [start]
+    while todo:
+        for j in hm.neighbors[todo.pop()]:
+            j = int(j)
+            if j >= 0 and res[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return sorted(seen)
 
 
 def pools(state: State, major: str) -> list[str]:
