@@ -197,6 +197,25 @@ def test_eto_32_8_isolated_source_gets_one_die_of_markers(tmp_path):
     assert kiev not in s.markers["supply_markers"] and events(s, "reconnected")
 
 
+def test_eto_32_8_enemy_zoc_on_the_source_hex_alone_does_not_isolate_it(tmp_path):
+    """32.8: the source must trace "to another supply source in the same country (as if the
+    original source was a unit)" -- and a friendly unit negates enemy ZOC in its hex (32.3).  One
+    German unit next to an empty Moscow, the rest of the USSR open: Moscow is not isolated and stays
+    a source."""
+    from workbench.rulesets.eto import supply
+    from workbench.rulesets.eto.zoc import zoc
+
+    probe = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640")])
+    hm = probe.map
+    moscow = hm.index(hm.hex_of("Moscow"))
+    beside = hm.label(int(hm.neighbors[moscow][0]))
+    s = new_state(tmp_path, [unit("GE-z", "GE", "infantry", beside), unit("SU-a", "SU", "infantry", "08740")], 3)
+    assert zoc(s, "axis")[moscow]
+    supply.isolated_sources(s)
+    assert s.markers["isolated_sources"] == {} and not events(s, "isolated")
+    assert moscow in supply.sources(s, "SU", "allies")
+
+
 def test_eto_32_4_a_marker_supplies_four_units_and_is_consumed(tmp_path):
     """32.4: "A supply marker can provide supply for up to four units during a turn"; "Any marker
     that provides supply to any unit that turn must be removed from the map."  One marker (die 1),

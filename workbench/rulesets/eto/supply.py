@@ -499,7 +499,11 @@ def isolated_sources(state: State) -> None:
         cut = []
         for s in srcs:
             others = [o for o in srcs if o != s]
-            d = multi_source_reach(hm.neighbors, pas, others, blocked_sides=~crossable_sides(state))
+            # "as if the original source was a unit": its own hex counts as friendly-occupied, so
+            # enemy ZOC there does not cut it (32.3: a friendly unit negates ZOC for supply)
+            here = pas.copy()
+            here[s] = True
+            d = multi_source_reach(hm.neighbors, here, others, blocked_sides=~crossable_sides(state))
             if d[s] < 0:
                 cut.append(s)
         if len(cut) == len(srcs):
