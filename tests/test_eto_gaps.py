@@ -216,6 +216,27 @@ def test_eto_32_8_enemy_zoc_on_the_source_hex_alone_does_not_isolate_it(tmp_path
     assert moscow in supply.sources(s, "SU", "allies")
 
 
+def test_eto_33_5_a_starved_stack_sends_its_general_and_hq_to_the_force_pool(tmp_path):
+    """33.5: "If a stack of units is eliminated for lack of supply, any generals and HQs on those
+    units are returned to the force pool" -- no 27.5 roll for the general (a die of 1 would have
+    killed him), no 23.3 withdrawal for the HQ."""
+    from workbench.rulesets.eto import supply
+    from workbench.rulesets.eto.losses import FORCE_POOL
+
+    s = new_state(tmp_path, [unit("GE-x", "GE", "infantry", "08840"), unit("GE-G", "GE", "general", "08840",
+                                                                          name="Hoth"),
+                             unit("GE-H", "GE", "hq", "08840"), unit("GE-far", "GE", "infantry", "06139")],
+                  1, 1, 1, 1)
+    x = s.unit("GE-x")
+    x.reduced = True
+    x.props["oos"] = True
+    assert not supply.traces(s, x)
+    supply.supply_step(s, None)
+    assert [s.unit(u).location for u in ("GE-x", "GE-G", "GE-H")] == [FORCE_POOL] * 3
+    assert [e["rule"] for e in events(s, "to_force_pool")] == ["ETO-33.5", "ETO-33.5"]
+    assert not events(s, "general_fate") and not events(s, "hq_moved")
+
+
 def test_eto_32_4_a_marker_supplies_four_units_and_is_consumed(tmp_path):
     """32.4: "A supply marker can provide supply for up to four units during a turn"; "Any marker
     that provides supply to any unit that turn must be removed from the map."  One marker (die 1),

@@ -61,7 +61,7 @@ def eliminate(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool =
     state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why} → {box}",
                unit=unit.id, at=start, box=box, oos=marked or oos, suez_eligible=suez)
     if values.on_map_label(start):
-        orphans(state, start, unit.side)
+        orphans(state, start, unit.side, starved=oos)
 
 
 def step_loss(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool = False) -> None:
@@ -74,13 +74,20 @@ def step_loss(state: State, unit: Unit, rule: str, why: str = "", *, oos: bool =
     eliminate(state, unit, rule, why, oos=oos)
 
 
-def orphans(state: State, label: str, side: str) -> None:
-    """After the last land unit of a hex is gone: its generals face 27.5, its HQs move (23.3)."""
+def orphans(state: State, label: str, side: str, *, starved: bool = False) -> None:
+    """After the last land unit of a hex is gone: its generals face 27.5, its HQs move (23.3).
+    ``starved``: the stack died for lack of supply, so both go to the force pool (33.5)."""
     if any(values.is_combat_unit(state, u) for u in values.units_at(state, label, side)):
         return
     for u in sorted(values.units_at(state, label, side), key=lambda u: u.id):
         cls = values.unit_class(state, u)
-        if cls == "general" and not state.markers.get("general_escape", {}).get(u.id):
+        if starved and cls in ("general", "hq"):
+            u.location = FORCE_POOL
+            _clear(u)
+            state.emit("to_force_pool", side=side, rule="ETO-33.5",
+                       text=f"{u.id} returns to the force pool (its stack was eliminated for lack of supply)",
+                       unit=u.id, at=label)
+        elif cls == "general" and not state.markers.get("general_escape", {}).get(u.id):
             general_falls(state, u)
         elif cls == "hq":
             relocate_hq(state, u, "ETO-23.3")
