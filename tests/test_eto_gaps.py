@@ -506,6 +506,44 @@ def test_eto_31_1_general_rides_the_rail_free_on_the_shortest_route(tmp_path):
     assert rail.used(s, "GE") == 1
 
 
+def test_eto_31_1_an_hq_rides_the_rail_free(tmp_path):
+    """31.1: "a general or HQ stacked with a unit that moves by rail can ride along without
+    requiring a rail point" -- the HQ goes with the infantry for the infantry's one point."""
+    from workbench.rulesets.eto import rail
+
+    units = [unit("GE-a", "GE", "infantry", "06139"), unit("GE-H", "GE", "hq", "06139")]
+    s = new_state(tmp_path, units)
+    step_to(s, "movement/move")
+    o = next(o for o in s.legal_orders() if o["kind"] == "rail" and o["unit"] == "GE-a")
+    s.apply({**o, "hq": "GE-H"})
+    assert s.unit("GE-H").location == o["to"] == s.unit("GE-a").location
+    assert rail.used(s, "GE") == 1
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "rail", "unit": "GE-H", "to": "06139"})
+    assert exc.value.rule == "ETO-31.3"
+
+
+def test_eto_31_0_a_unit_may_use_a_partner_majors_rail_point(tmp_path):
+    """31.0: rail capacity units "can belong to the major country contributing the rail point or to
+    any of its partners": with Germany's 8 points spent, a German unit in Italy rails on one of
+    Italy's 2 points (the route touches Italy, 31.2)."""
+    from workbench.rulesets.eto import rail
+    from workbench.rulesets.eto.cache import forget
+    from workbench.rulesets.eto.control import SIDE_CODE, control
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "04162"), unit("SU-a", "SU", "infantry", "08740")])
+    ctrl = control(s)
+    ctrl[terrain_arrays(s).country == "Italy"] = SIDE_CODE["axis"]
+    forget(s)
+    step_to(s, "movement/move")
+    s.tracks["GE.rail_used"] = rail.capacity(s, "GE")
+    assert rail.partners(s, "GE") == ["IT"] and rail.capacity(s, "IT") == 2
+    assert any(o["kind"] == "rail" and o["unit"] == "GE-a" for o in s.legal_orders())
+    s.apply({"kind": "rail", "unit": "GE-a", "to": "04364"})
+    assert s.unit("GE-a").location == "04364" and rail.used(s, "IT") == 1
+
+
 def test_eto_34_2_soviet_and_minor_free_rebuilds(tmp_path):
     """34.2: "If the USSR has less than 15 EPs on the EP track ... it can still rebuild three
     infantry units"; "at least 15 EPs ... no free rebuilds"; each minor country one per home city

@@ -105,8 +105,27 @@ def pool_mask(state: State, pool: str, major: str) -> np.ndarray:
     return home_mask(state, major, original=True)
 
 
-def pools_left(state: State, major: str) -> list[str]:
-    return [p for p in pools(state, major) if used(state, p) < capacity(state, p)]
+def partners(state: State, major: str) -> list[str]:
+    """ETO-31.0: the other majors of ``major``'s partnership on its side in this game, whose rail
+    points its units may use ("any of its partners")."""
+    nations = state.ruleset.tables["units"]["nations"]
+    mine = nations.get(major, {}).get("partnership")
+    side = next((sd for sd, ns in state.game.scenario.sides.items() if major in ns), None)
+    if mine is None or side is None:
+        return []
+    return sorted(n for n in state.game.scenario.sides[side]
+                  if n != major and nations.get(n, {}).get("kind") == "major"
+                  and nations[n].get("partnership") == mine)
+
+
+def usable_pools(state: State, major: str) -> list[tuple[str, str]]:
+    """``(pool, owner)``: the pools a major's units may use, its own first, then its partners'
+    (31.0); a route paid from a pool must touch the owner's country (31.2)."""
+    return [(p, m) for m in (major, *partners(state, major)) for p in pools(state, m)]
+
+
+def pools_left(state: State, major: str) -> list[tuple[str, str]]:
+    return [(p, m) for p, m in usable_pools(state, major) if used(state, p) < capacity(state, p)]
 
 
 def middle_east_areas(state: State) -> list[tuple[str, np.ndarray]]:
@@ -249,8 +268,8 @@ def plan(state: State, unit: Unit, dest: str) -> tuple[list[int], str, list[str]
     hexes = [src, *path]
     cap = state.ruleset.tables["rail"]["capacity"]
     pool = None
-    for p in pools(state, major):
-        if pool_mask(state, p, major)[hexes].any() and used(state, p) < capacity(state, p):
+    for p, owner in usable_pools(state, major):
+        if pool_mask(state, p, owner)[hexes].any() and used(state, p) < capacity(state, p):
             pool = p
             break
     if pool is None:
@@ -266,7 +285,9 @@ def plan(state: State, unit: Unit, dest: str) -> tuple[list[int], str, list[str]
                 raise IllegalOrder(row.get("rule", "ETO-31.4"),
                                    f"{major}'s rail point for {names} is already used this turn")
         if pool_mask(state, major, major)[hexes].any():
-            raise IllegalOrder("ETO-31.0", f"{major}'s rail capacity is used up this turn")
+            also = partners(state, major)
+            raise IllegalOrder("ETO-31.0", f"{major}'s rail capacity is used up this turn" + (
+                f", and no point of {', '.join(also)} is left for a route through its country" if also else ""))
         if extra:
             names = " or ".join(c for p in extra for c in cap[p].get("country", []))
             raise IllegalOrder(cap[extra[0]].get("rule", "ETO-31.4"),
@@ -330,8 +351,8 @@ class RailOrder(OrderKind):
                          if b >= 0 and ok_side[i, d] and net[b]}
             major = values.major_of(state, u.nation)
             country = np.zeros(hm.size, dtype=bool)
-            for p in pools_left(state, major):
-                country |= pool_mask(state, p, major)
+            for p, owner in pools_left(state, major):
+                country |= pool_mask(state, p, owner)
             spent = _me_spent(state, u)
             if spent.any():  # 31.5: only destinations whose shortest route can keep out
                 full = _bfs(state, side, i, None, None)
@@ -366,6 +387,27 @@ class RailOrder(OrderKind):
         gid = order.get("general")
         if gid is not None and gid not in {g.id for g in generals_with(state, u)}:
             raise IllegalOrder("ETO-31.1", f"{gid} is not a general stacked with {uid}")
+        hid = order.get("hq")
+        if hid is not None:
+            self._check_hq_rider(state, u, hid, dest)
+
+    @staticmethod
+    def _check_hq_rider(state: State, u: Unit, hid: Any, dest: str) -> None:
+        """31.1: "a general or HQ stacked with a unit that moves by rail can ride along without
+        requiring a rail point" -- an unactivated HQ that has not moved, allowed where it arrives."""
+        from workbench.rulesets.eto.hq import interval_violations
+
+        hq = state.units_by_id.get(hid) if isinstance(hid, str) else None
+        if hq is None or hq.side != u.side or values.unit_class(state, hq) != "hq" or hq.location != u.location:
+            raise IllegalOrder("ETO-31.1", f"{hid} is not an HQ stacked with {u.id}")
+        if hq.props.get("activated") or hq.props.get("moved") or hq.props.get("railed"):
+            raise IllegalOrder("ETO-31.3", f"HQ {hid} was activated or has moved this turn")
+        bad = interval_violations(state, hq, dest)
+        if bad:
+            raise IllegalOrder("ETO-23.4", f"HQ {hid} may not stand at {dest}: it is within {bad}")
+        outside = region_why_not(state, hq, dest)
+        if outside:
+            raise IllegalOrder.cited(outside, "ETO-23.5")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
@@ -377,10 +419,13 @@ class RailOrder(OrderKind):
         u.location = order["to"]
         u.props["railed"] = True
         u.props["moved"] = True
-        if order.get("general"):
-            g = state.unit(order["general"])
-            g.location = u.location
-            g.props["moved"] = True
+        for key in ("general", "hq"):  # 31.1: riders, free
+            if order.get(key):
+                r = state.unit(order[key])
+                r.location = u.location
+                r.props["moved"] = True
+                if key == "hq":
+                    r.props["railed"] = True
         state.emit("rail", side=u.side, rule=self.rule,
                    text=f"{u.id} moves by rail {start} → {u.location} ({pool} {used(state, pool)}/"
                         f"{capacity(state, pool)})", unit=u.id, start=start, pool=pool,
