@@ -1,9 +1,9 @@
 """Rail movement (ETO-31.0-31.6), in the Movement phase.
 
-``{"kind": "rail", "unit": id, "to": hex, "general": id?}``.  Each unit moved
-costs one point of its major's capacity this month (minors ride on their major
-partner's, 31.0; a general or HQ stacked with a unit moving by rail rides
-free, 31.1).  The route is a shortest path through friendly-controlled hexes
+``{"kind": "rail", "unit": id, "to": hex, "general": id?, "hq": id?}``.  Each unit moved
+costs one point of its major's capacity this month, or of a partner major's (minors ride on
+their major partner's, 31.0); a general or HQ stacked with a unit moving by rail rides
+free (31.1).  The route is a shortest path through friendly-controlled hexes
 (31.2, 31.3) not crossing impassable, lake, all-sea hexes or hexsides (ferries
 allowed), that enters enemy ZOC only at its last hex, and passes through at
 least one hex of the country whose capacity is used.  Not for units activated
@@ -14,7 +14,7 @@ Bombing is not in the land core: capacity is the authored number.
 A major may hold extra capacity pools (``[capacity.X]`` rows with ``nation``): the UK's
 Egyptian point (31.4), usable only by a route through Egypt and lost while the Axis holds
 Cairo.  A move is paid from the first pool with points left whose country the route
-touches (the national pool first).  Moves into, out of or through Asiatic Turkey and Persia
+touches (the national pool first, then the partners').  Moves into, out of or through Asiatic Turkey and Persia
 are limited to one point per country per turn (31.5, ``[middle_east]``); among equally short
 routes one avoiding that area is taken when the allowance is spent (31.2 "one of the
 shortest").
