@@ -196,6 +196,34 @@ def test_eto_22_4_minor_offensives_per_month(tmp_path):
     assert command.minor_offensives_allowed(s, "RO") == 2
 
 
+def test_eto_22_4_a_minor_offensive_may_activate_some_of_its_units(tmp_path):
+    """22.4: the offensive "can be used to activate some or all of that country's units that are
+    currently within the original borders" -- RO-2 left out stays free for the Movement phase or
+    Rumania's second offensive."""
+    s = new_state(tmp_path, [unit("RO-1", "RO", "infantry", "07655"), unit("RO-2", "RO", "infantry", "07555"),
+                             SU1])
+    begin_offensive(s)
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "activate", "mode": "minor", "nation": "RO", "form": "home", "units": ["SU-a"]})
+    assert exc.value.rule == "ETO-22.0"
+    s.apply({"kind": "activate", "mode": "minor", "nation": "RO", "form": "home", "units": ["RO-1"]})
+    assert s.unit("RO-1").props.get("activated") and not s.unit("RO-2").props.get("activated")
+    assert s.tracks["RO.minor_offensives_used"] == 1
+
+
+def test_eto_22_3_a_stack_offensive_may_name_some_of_the_stack(tmp_path):
+    """22.0: "A player must specify the units he activates" -- a stack offensive (22.3) of GE-a
+    alone leaves GE-b unactivated; naming a unit from another hex is refused."""
+    s = new_state(tmp_path, [*GE2, SU1])
+    begin_offensive(s)
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "activate", "mode": "stack", "hex": "08640", "units": ["SU-a"]})
+    assert exc.value.rule == "ETO-22.0"
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640", "units": ["GE-a"]})
+    assert s.unit("GE-a").props.get("activated") and not s.unit("GE-b").props.get("activated")
+    assert s.tracks["GE.offensives"] == 2
+
+
 def test_eto_22_6_impromptu_when_track_empty(tmp_path):
     """22.6: with no offensives left, an impromptu offensive costs twice an offensive (GE 4 EPs)."""
     s = new_state(tmp_path, [*GE2, SU1], tracks={"GE.offensives": 0, "GE.eps": 10})

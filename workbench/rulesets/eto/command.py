@@ -15,7 +15,9 @@ Orders (Command step, and until the end of Step 3 for ``activate``):
   winter-seasonal cost in a W turn) from EPs or the economic reserve;
 * ``{"kind": "activate", "mode": "general", "general": id}``,
   ``{"mode": "stack", "hex": h}``, ``{"mode": "minor", "nation": n, "form":
-  "home"|"stack", "hex": h?}`` start the other kinds of offensive;
+  "home"|"stack", "hex": h?}`` start the other kinds of offensive; each may name
+  its ``"units"`` (22.0 "A player must specify the units he activates": some of
+  those it could activate; without the list, all it may);
   ``{"kind": "activate", "unit": id}`` then activates one more unit in an
   activated HQ's radius, and ``{"kind": "activate", "all": true}`` every
   eligible one.  At least half the land units activated by a major nation
@@ -403,11 +405,43 @@ def general_subset_why_not(state: State, order: dict[str, Any]) -> str | None:
     return None
 
 
-def start_stack(state: State, label: str, nation: str | None) -> None:
+def start_stack(state: State, label: str, nation: str | None, named: list[Unit] | None = None) -> None:
+    """22.3: the stack's units (those ``named``, else as many as the half rule allows)."""
     off = offensive(state)
     off.update(mode="stack", nation=nation, nations=[nation] if nation else [], stack_hex=label)
     units = [u for u in values.units_at(state, label, off["side"]) if can_activate(state, u, off["side"])]
-    activate_units(state, _greedy(state, units, nation), "ETO-22.3")
+    activate_units(state, named if named is not None else _greedy(state, units, nation), "ETO-22.3")
+
+
+def _minor_units(state: State, order: dict[str, Any], side: str) -> list[Unit]:
+    """22.4: the minor's units an offensive of this form may activate: those inside its original
+    borders ("home"), or those of one stack outside them ("stack")."""
+    n = order["nation"]
+    if order["form"] == "home":
+        home = home_mask(state, n, original=True)
+        return [u for u in state.units_by_id.values() if u.nation == n and can_activate(state, u, side)
+                and home[state.map.index(u.location)]]
+    return [u for u in values.units_at(state, order["hex"], side) if u.nation == n and can_activate(state, u, side)]
+
+
+def _named_why_not(state: State, order: dict[str, Any], side: str) -> str | None:
+    """22.0 "A player must specify the units he activates": a stack (22.3) or minor (22.4)
+    offensive naming its units -- some of those it could activate, at least half the major's."""
+    ids = order.get("units")
+    if order["mode"] == "stack":
+        pool = [u for u in values.units_at(state, order["hex"], side) if can_activate(state, u, side)]
+    else:
+        pool = _minor_units(state, order, side)
+    by_id = {u.id: u for u in pool}
+    if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not set(ids) <= set(by_id):
+        where = f"in {order['hex']}" if order["mode"] == "stack" else "that this offensive may activate"
+        return f"ETO-22.0: name some of the unactivated units {where}"
+    if order["mode"] == "stack":
+        nation = _offensive_nation(state, values.units_at(state, order["hex"], side), side)
+        land = [by_id[i] for i in ids if values.is_combat_unit(state, by_id[i])]
+        if nation is not None and 2 * sum(u.nation == nation for u in land) < len(land):
+            return f"ETO-22.0: at least half the activated land units must be {nation}"
+    return None
 
 
 class ActivateOrder(OrderKind):
@@ -459,6 +493,16 @@ class ActivateOrder(OrderKind):
             if why:
                 raise IllegalOrder.cited(why, "ETO-22.2")
             return
+        if order.get("mode") in ("stack", "minor") and "units" in order and not is_active(state) \
+                and key == "offensive/command":
+            base = {k: v for k, v in order.items() if k != "units"}
+            if base not in self.legal(state):
+                raise IllegalOrder(self.rule, "that activation is not open now (one kind of activation per "
+                                   "offensive, 22.0; an offensive on the track is needed, 22.1-22.3)")
+            why = _named_why_not(state, order, state.decision.side)
+            if why:
+                raise IllegalOrder.cited(why, "ETO-22.0")
+            return
         if order not in self.legal(state):
             if "unit" in order and is_active(state):
                 u = state.units_by_id.get(order["unit"])
@@ -488,18 +532,15 @@ class ActivateOrder(OrderKind):
         elif mode == "stack":
             n = _offensive_nation(state, values.units_at(state, order["hex"], side), side)
             state.tracks[f"{n}.offensives"] = track(state, f"{n}.offensives") - 1
-            start_stack(state, order["hex"], n)
+            named = [state.unit(u) for u in order["units"]] if "units" in order else None
+            start_stack(state, order["hex"], n, named)
         else:
             n = order["nation"]
             state.tracks[f"{n}.minor_offensives_used"] = track(state, f"{n}.minor_offensives_used") + 1
             off.update(mode="minor", nation=n, nations=[n], minor_form=order["form"])
-            home = home_mask(state, n, original=True)
-            if order["form"] == "home":
-                units = [u for u in state.units_by_id.values() if u.nation == n and can_activate(state, u, side)
-                         and home[state.map.index(u.location)]]
-            else:
-                units = [u for u in values.units_at(state, order["hex"], side)
-                         if u.nation == n and can_activate(state, u, side)]
+            units = _minor_units(state, order, side)
+            if "units" in order:
+                units = [u for u in units if u.id in set(order["units"])]
             activate_units(state, sorted(units, key=lambda u: u.id), "ETO-22.4")
         state.emit("offensive", side=side, rule={"general": "ETO-22.2", "stack": "ETO-22.3",
                                                  "minor": "ETO-22.4"}[mode],
