@@ -234,6 +234,22 @@ def test_eto_22_6_impromptu_when_track_empty(tmp_path):
     assert s.tracks["GE.eps"] == 6
 
 
+def test_eto_23_1_an_hq_may_be_removed_to_the_force_pool(tmp_path):
+    """23.1: "A player can remove one (or more) of his HQs from the map at any time he desires,
+    placing it into his force pool" -- not the HQ leading the offensive in progress."""
+    units = [unit("GE-H1", "GE", "hq", "08540"), unit("GE-H2", "GE", "hq", "08547"), *GE2, SU1]
+    s = new_state(tmp_path, units)
+    begin_offensive(s)
+    s.apply({"kind": "activate_hq", "hqs": ["GE-H1"]})
+    assert {"kind": "remove_hq", "hq": "GE-H2"} in s.legal_orders()
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "remove_hq", "hq": "GE-H1"})
+    assert exc.value.rule == "ETO-23.1"
+    s.apply({"kind": "remove_hq", "hq": "GE-H2"})
+    assert s.unit("GE-H2").location == FORCE_POOL
+    assert events(s, "hq_removed")[-1]["rule"] == "ETO-23.1"
+
+
 def test_eto_23_6_combined_offensive_pays_eps(tmp_path):
     """23.6: one offensive per HQ and 2 EPs per HQ beyond the first."""
     units = [unit("GE-H1", "GE", "hq", "08540"), unit("GE-H2", "GE", "hq", "08547"), *GE2, SU1]

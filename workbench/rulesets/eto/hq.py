@@ -32,7 +32,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import values
 from workbench.rulesets.eto.control import SIDE_CODE, control
-from workbench.rulesets.eto.losses import FORCE_POOL
+from workbench.rulesets.eto.losses import FORCE_POOL, _clear
 from workbench.rulesets.eto.movement import (
     Walker,
     box_move_why_not,
@@ -195,6 +195,36 @@ class MoveHQOrder(OrderKind):
         hq.props["hq_moved"] = state.step.key
         state.emit("move_hq", side=hq.side, rule=self.rule, text=f"HQ {hq.id} moves {start} → {hq.location}",
                    unit=hq.id, start=start, path=order["path"])
+
+
+class RemoveHQOrder(OrderKind):
+    """``{"kind": "remove_hq", "hq": id}``: ETO-23.1 "A player can remove one (or more) of his HQs
+    from the map at any time he desires, placing it into his force pool" -- offered in the owner's
+    Command steps, Movement phase and Construction phase (ruling: the times the choice matters),
+    never for the HQ of the offensive in progress."""
+
+    kind = "remove_hq"
+    rule = "ETO-23.1"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        side = state.decision.side
+        busy = set((state.markers.get("offensive") or {}).get("hqs", []))
+        return [{"kind": "remove_hq", "hq": u.id} for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
+                if u.side == side and values.unit_class(state, u) == "hq" and u.id not in busy
+                and u.location != FORCE_POOL and (values.on_map(u) or transit_box(state, u.location))]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        if order not in self.legal(state):
+            raise IllegalOrder(self.rule, f"{order.get('hq')!r} is not an HQ of yours on the map outside the "
+                               "offensive in progress")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        hq = state.unit(order["hq"])
+        start = hq.location
+        hq.location = FORCE_POOL
+        _clear(hq)
+        state.emit("hq_removed", side=hq.side, rule=self.rule, text=f"HQ {hq.id} removed to the force pool",
+                   unit=hq.id, at=start)
 
 
 class PlaceHQOrder(OrderKind):

@@ -89,7 +89,7 @@ class ETORuleset(Ruleset):
         super().__init__(Path(__file__).parent / "tables")
         kinds: list[OrderKind] = [
             MoveOrder(), rail.RailOrder(), command.ActivateHQOrder(), command.ImpromptuOrder(),
-            command.ActivateOrder(), hq.MoveHQOrder(), hq.PlaceHQOrder(), breakthrough.BreakthroughOrder(),
+            command.ActivateOrder(), hq.MoveHQOrder(), hq.PlaceHQOrder(), hq.RemoveHQOrder(), breakthrough.BreakthroughOrder(),
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction.ReactOrder(),
