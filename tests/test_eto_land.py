@@ -371,6 +371,37 @@ def test_eto_27_1_paren_D2_is_x_against_a_fortification_not_an_airfield(tmp_path
     assert (c["printed_result"], c["result"]) == ("(D2)", "x")
 
 
+def _attack_empty_fort(tmp_path, units, attackers, die):
+    s = new_state(tmp_path, [*units, unit("SU-x", "SU", "infantry", "08940")], die)
+    s.markers.setdefault("forts", {})["08740"] = {"kind": "fortification", "side": "allies"}
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "designate", "target": "08740", "attackers": attackers})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    return s, events(s, "combat")[-1]["data"]
+
+
+def test_eto_26_0_an_empty_enemy_fortification_is_attacked_and_taken(tmp_path):
+    """26.0: "Attacks are made against hexes containing enemy land units or fortifications"; 26.2:
+    an unoccupied fort "has a combat strength of 2"; 27.4: a hex held by its intrinsic defence falls
+    to any result that affects the defender.  8 SP against the empty marker: 4:1, die 4 = D2, the
+    marker is destroyed and GE-a advances in.  A lone reduced unit (2 against 2, 1:1) rolling 2 gets
+    x: the marker stands and the attacker loses its last step."""
+    s, c = _attack_empty_fort(tmp_path, GE2, ["GE-a", "GE-b"], 4)
+    assert (c["attack"], c["defense"], c["column"], c["result"]) == (8, 2, "4:1", "D2")
+    assert "08740" not in s.markers.get("forts", {}) and events(s, "installation_destroyed")
+    assert s.decision.kind == "advance"
+    s.apply({"kind": "advance", "units": ["GE-a"], "to": "08740"})
+    assert s.unit("GE-a").location == "08740"
+    s, c = _attack_empty_fort(tmp_path, [unit("GE-a", "GE", "infantry", "08640", reduced=True)], ["GE-a"], 2)
+    assert (c["attack"], c["defense"], c["column"], c["result"]) == (2, 2, "1:1", "x")
+    assert s.markers["forts"]["08740"]["kind"] == "fortification"
+    assert s.decision.kind != "advance" and s.unit("GE-a").location == FORCE_POOL  # x: its last step
+
+
 def test_eto_27_1_AE_and_x(tmp_path):
     """27.1: "AE = All attacking units are eliminated"; "x = The attacker loses one step (27.2) from
     one attacking unit of his choice"."""

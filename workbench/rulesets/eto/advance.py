@@ -81,6 +81,8 @@ def secondary_candidates(state: State, c: dict[str, Any]) -> list[tuple[Unit, st
 def offer(state: State, c: dict[str, Any]) -> bool:
     if enemy_left(state, c) or not primary_candidates(state, c):
         return False
+    if not c.get("defenders", [None]) and c.get("result") != "partisans" and not c.get("affects_defender"):
+        return False  # 27.4: a hex held only by its intrinsic (fortification) defence needs such a result
     state.push_interrupt("advance", c["side"], "ETO-27.4", f"advance after combat into {c['target']}?",
                          ["advance"], phase="primary")
     return True

@@ -285,13 +285,25 @@ def eligible_attackers(state: State, side: str, mode: str) -> list[Unit]:
     return out
 
 
+def enemy_fort(state: State, side: str, target: str) -> bool:
+    """26.0: "Attacks are made against hexes containing enemy land units or fortifications" -- an
+    enemy fortification marker, or a permanent fortification the enemy holds (an empty one defends
+    with 2, 26.2)."""
+    marker = state.markers.get("forts", {}).get(target) or {}
+    if marker.get("kind") == "fortification" and marker.get("side") != side:
+        return True
+    i = state.map.index(target)
+    return bool(terrain_arrays(state).fort_hex[i]) and control(state)[i] == SIDE_CODE[values.other(side)]
+
+
 def target_why_not(state: State, side: str, target: str, attackers: list[Unit], mode: str) -> str | None:
     hm = state.map
     enemy = values.other(side)
     if not hm.has_hex(target):
         return f"ETO-26.0: no hex {target!r}"
-    if not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]:
-        return f"ETO-26.0: {target} holds no enemy land unit"
+    if not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)] \
+            and not enemy_fort(state, side, target):
+        return f"ETO-26.0: {target} holds no enemy land unit or fortification"
     if any(d["target"] == target for d in designations(state)):
         return f"ETO-26.3: {target} is already attacked this step"
     if command.attacks_left(state, mode) <= 0:
@@ -361,7 +373,7 @@ class DesignateOrder(OrderKind):
         for u in elig:
             i = hm.index(u.location)
             for j in hm.neighbors[i]:
-                if j >= 0 and hm.label(int(j)) in enemy_hexes:
+                if j >= 0 and (hm.label(int(j)) in enemy_hexes or enemy_fort(state, side, hm.label(int(j)))):
                     by_target.setdefault(hm.label(int(j)), []).append(u)
         out = []
         for t in sorted(by_target):
@@ -513,13 +525,13 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         _reaction_over(state, d)
         return
     defenders_all = [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]
-    if not defenders_all:
+    if not defenders_all and not enemy_fort(state, side, target):
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: hex vacant")
         _reaction_over(state, d)
         return
     from workbench.rulesets.eto.losses import eliminate
 
-    if all(values.unit_class(state, u) == "partisan" for u in defenders_all):
+    if defenders_all and all(values.unit_class(state, u) == "partisan" for u in defenders_all):
         for p in defenders_all:
             eliminate(state, p, "ETO-45.5", " (partisans are destroyed when attacked)")
         state.markers["combat"] = {"stage": "advance", "target": target, "side": side, "mode": d["mode"],
@@ -699,6 +711,8 @@ def installations(state: State, c: dict[str, Any]) -> None:
     the capturing player may repair it (37.5, ``construction.repair``)."""
     if combat_units_at(state, c["target"], values.other(c["side"])):
         return
+    if "defenders" in c and not c["defenders"] and not c.get("affects_defender"):
+        return  # 27.4: an empty fortification falls only to a result that affects the defender
     forts = state.markers.get("forts", {})
     if c["target"] in forts and forts[c["target"]].get("side") != c["side"]:
         old = forts.pop(c["target"])
