@@ -472,6 +472,29 @@ def test_eto_28_breakthrough_with_general(tmp_path):
     assert s.unit("GE-G").props.get("bt_general")  # 28.5: flipped, may not exploit
 
 
+def test_eto_28_3_armor_keeps_the_generals_rating_after_he_rides_off(tmp_path):
+    """28.3: "All units can move to the limits of the general's exploitation rating even if they do
+    not stay stacked with him."  Two panzers and Guderian (rating 4) break through and advance
+    together; GE-p1 carries Guderian two hexes on, and GE-p2, now without him, may still move 4."""
+    units = [unit("GE-p1", "GE", "armor", "08641"), unit("GE-p2", "GE", "armor", "08641"),
+             unit("GE-G", "GE", "general", "08641", name="Guderian"), unit("SU-a", "SU", "infantry", "08741")]
+    s = new_state(tmp_path, units, 6, 6, 6)
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "general", "general": "GE-G"})
+    step_to(s, "offensive/breakthrough")
+    s.apply({"kind": "breakthrough", "units": ["GE-p1", "GE-p2"], "path": [], "target": "08741", "general": "GE-G"})
+    s.apply({"kind": "resolve", "target": "08741"})
+    while s.decision.kind == "retreat":
+        s.apply(s.legal_orders()[0])
+    s.apply({"kind": "advance", "units": ["GE-p1", "GE-p2"], "to": "08741", "general": "GE-G"})
+    assert s.decision.kind == "bt_move"
+    s.apply({"kind": "bt_move", "unit": "GE-p1", "path": ["08841", "08941"], "general": "GE-G"})
+    assert s.unit("GE-G").location == "08941"
+    assert max(len(o["path"]) for o in s.legal_orders() if o["unit"] == "GE-p2") == 4
+    s.apply({"kind": "bt_move", "unit": "GE-p2", "path": ["08841", "08941"]})
+    assert s.unit("GE-p2").location == "08941"
+
+
 def test_eto_28_4_no_breakthrough_in_mud(tmp_path):
     """28.4: "Units in hexes affected by mud condition cannot be activated for breakthrough." """
     units = [unit("GE-pz", "GE", "armor", "08641"), unit("GE-G", "GE", "general", "08641", name="Guderian"),

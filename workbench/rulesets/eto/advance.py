@@ -103,8 +103,12 @@ def offer_bt_move(state: State, c: dict[str, Any]) -> bool:
               and values.unit_class(state, state.unit(u)) == "armor"]
     if not movers:
         return False
+    # 28.3: "All units can move to the limits of the general's exploitation rating even if they do
+    # not stay stacked with him" -- the rating each armor unit had when its stack advanced
+    ratings = {u: max((values.exploitation_rating(state, g) for g in generals_with(state, state.unit(u))
+                       if not values.is_zhukov(state, g)), default=0) for u in movers}
     state.push_interrupt("bt_move", c["side"], "ETO-28.3", "breakthrough movement", ["bt_move"],
-                         pending=sorted(movers))
+                         pending=sorted(movers), ratings=ratings)
     return True
 
 
@@ -210,7 +214,8 @@ class BTMoveOrder(OrderKind):
 
     def _walker(self, state: State, u: Unit) -> Walker:
         gens = [g for g in generals_with(state, u) if not values.is_zhukov(state, g)]
-        u.props["riding_rating"] = max((values.exploitation_rating(state, g) for g in gens), default=0)
+        now = max((values.exploitation_rating(state, g) for g in gens), default=0)
+        u.props["riding_rating"] = max(now, int(state.frames[-1]["data"].get("ratings", {}).get(u.id, 0)))
         try:
             return Walker(state, u, "bt")
         finally:
