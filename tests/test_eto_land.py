@@ -495,6 +495,45 @@ def test_eto_28_3_armor_keeps_the_generals_rating_after_he_rides_off(tmp_path):
     assert s.unit("GE-p2").location == "08941"
 
 
+def test_eto_28_6_armor_of_one_stack_breaks_through_separately(tmp_path):
+    """28.6: an HQ offensive makes as many breakthroughs as its attack rating, and "Armor units in
+    the same stack can be activated separately, performing different breakthroughs": GE-p1 alone
+    attacks 08741, then GE-p2 alone may attack 08742."""
+    units = [unit("GE-HQ", "GE", "hq", "08540"), unit("GE-p1", "GE", "armor", "08641"),
+             unit("GE-p2", "GE", "armor", "08641"), unit("SU-a", "SU", "infantry", "08741"),
+             unit("SU-b", "SU", "infantry", "08742")]
+    s = new_state(tmp_path, units, 6, 6)
+    begin_offensive(s)
+    s.apply({"kind": "activate_hq", "hqs": ["GE-HQ"]})
+    s.apply({"kind": "activate", "all": True})
+    assert command.attack_limit(s, "breakthrough") >= 2
+    step_to(s, "offensive/breakthrough")
+    one = {"kind": "breakthrough", "units": ["GE-p1"], "path": [], "target": "08741"}
+    assert one in s.legal_orders()
+    s.apply(one)
+    assert events(s, "breakthrough")[-1]["data"]["units"] == ["GE-p1"]
+    assert not s.unit("GE-p2").props.get("bt_done")
+
+
+def test_eto_22_2_a_generals_breakthrough_may_move_up_with_him(tmp_path):
+    """22.2: in a general's offensive "the hexes attacked must be adjacent to the general at the time
+    of combat"; a breakthrough stack that carries him (28.1: two hexes) may attack next to where
+    it ends.  Guderian and a panzer two hexes from the Soviet unit move up one hex and attack."""
+    units = [unit("GE-pz", "GE", "armor", "08541"), unit("GE-G", "GE", "general", "08541", name="Guderian"),
+             unit("SU-a", "SU", "infantry", "08741")]
+    s = new_state(tmp_path, units, 5, 1)
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "general", "general": "GE-G"})
+    step_to(s, "offensive/breakthrough")
+    bts = [o for o in s.legal_orders() if o["kind"] == "breakthrough" and o["target"] == "08741"]
+    assert bts and all(o.get("general") == "GE-G" for o in bts), "without him the hex is not next to the general"
+    o = next(o for o in bts if o["path"] == ["08641"])
+    s.apply(o)
+    assert s.unit("GE-G").location == "08641" == s.unit("GE-pz").location
+    s.apply({"kind": "resolve", "target": "08741"})
+    assert events(s, "combat")[-1]["data"]["column"] == "4:1"  # 6 + Guderian 2 = 8 against 2
+
+
 def test_eto_28_4_no_breakthrough_in_mud(tmp_path):
     """28.4: "Units in hexes affected by mud condition cannot be activated for breakthrough." """
     units = [unit("GE-pz", "GE", "armor", "08641"), unit("GE-G", "GE", "general", "08641", name="Guderian"),

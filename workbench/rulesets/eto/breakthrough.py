@@ -69,41 +69,81 @@ class BreakthroughOrder(OrderKind):
         return reach or {}
 
     def legal(self, state: State) -> list[dict[str, Any]]:
-        off = command.offensive(state)
-        if int(off.get("bt_done", 0)) >= bt_limit(state):
+        """Each stack of armor able to break through, whole or -- when the offensive may make more
+        than one breakthrough -- one armor unit of it (28.6: "Armor units in the same stack can be
+        activated separately, performing different breakthroughs")."""
+        if self._left(state) <= 0:
             return []
+        out = []
+        for _h, armor, gens in stacks(state, state.decision.side):
+            out += self._options(state, armor, gens)
+            if len(armor) > 1 and self._left(state) > 1:
+                for u in armor:
+                    out += self._options(state, [u], gens)
+        return out
+
+    @staticmethod
+    def _left(state: State) -> int:
+        return bt_limit(state) - int(command.offensive(state).get("bt_done", 0))
+
+    def _options(self, state: State, armor: list[Unit], gens: list[Unit]) -> list[dict[str, Any]]:
+        """The breakthroughs of ``armor`` (one stack, or some units of it): each end of its
+        pre-attack move (28.1) and each enemy hex next to that end, with or without a general
+        riding along.  The general leading a 22.2 offensive who rides along is counted where the
+        stack ends its move: the hex attacked must be next to him at the time of combat."""
         side = state.decision.side
         hm = state.map
-        out = []
+        off = command.offensive(state)
+        lead = off.get("general") if off.get("mode") == "general" else None
         enemy_hexes = {u.location for u in state.units_by_id.values()
                        if u.side != side and values.on_map(u) and values.is_land_unit(state, u)}
-        for h, armor, gens in stacks(state, side):
-            ends = {hm.index(h): []} | self._walk(state, armor)
-            for end, path in sorted(ends.items()):
-                labels = [hm.label(i) for i in path]
-                end_label = hm.label(end)
-                if labels and not all(fits_all(state, end_label, armor)):
+        out = []
+        ends = {hm.index(armor[0].location): []} | self._walk(state, armor)
+        for end, path in sorted(ends.items()):
+            labels = [hm.label(i) for i in path]
+            end_label = hm.label(end)
+            if labels and not all(fits_all(state, end_label, armor)):
+                continue
+            moved = _moved_copies(armor, end_label)
+            for j in hm.neighbors[end]:
+                if j < 0 or hm.label(int(j)) not in enemy_hexes:
                     continue
-                for j in hm.neighbors[end]:
-                    if j < 0 or hm.label(int(j)) not in enemy_hexes:
-                        continue
-                    t = hm.label(int(j))
-                    moved = _moved_copies(armor, end_label)
-                    if target_why_not(state, side, t, moved, "breakthrough") is not None:
-                        continue
-                    o = {"kind": "breakthrough", "units": [u.id for u in armor], "path": labels, "target": t}
+                t = hm.label(int(j))
+                o = {"kind": "breakthrough", "units": [u.id for u in armor], "path": labels, "target": t}
+                plain = target_why_not(state, side, t, moved, "breakthrough") is None
+                if plain:
                     out.append(o)
-                    out += [{**o, "general": g.id} for g in gens]
+                for g in gens:
+                    ok = plain
+                    if g.id == lead and labels:
+                        start, g.location = g.location, end_label
+                        try:
+                            ok = target_why_not(state, side, t, moved, "breakthrough") is None
+                        finally:
+                            g.location = start
+                    if ok:
+                        out.append({**o, "general": g.id})
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
-        if order not in self.legal(state):
-            off = command.offensive(state)
-            if int(off.get("bt_done", 0)) >= bt_limit(state):
+        if order not in self.legal(state) and not self._subset_ok(state, order):
+            if self._left(state) <= 0:
                 raise IllegalOrder("ETO-28.4", "no more breakthroughs in this offensive (one, or the HQ attack "
                                    "rating, 28.6)")
-            raise IllegalOrder(self.rule, "a breakthrough names one whole stack of activated armor not in mud, "
+            raise IllegalOrder(self.rule, "a breakthrough names activated armor of one stack not in mud (the "
+                               "whole stack, or one unit of it when more than one breakthrough is left, 28.6), "
                                "a move of at most two hexes (28.1) and an adjacent enemy hex not in mud (28.4)")
+
+    def _subset_ok(self, state: State, order: dict[str, Any]) -> bool:
+        """28.6: any part of a stack's armor (legal() lists the whole stack and single units)."""
+        ids = order.get("units")
+        if self._left(state) <= 1 or not isinstance(ids, list) or not ids or len(set(ids)) != len(ids):
+            return False
+        for _h, armor, gens in stacks(state, state.decision.side):
+            part = [u for u in armor if u.id in ids]
+            if len(part) == len(ids):
+                return order in self._options(state, part, gens)
+        return False
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         from workbench.rulesets.eto.reaction import intercept
