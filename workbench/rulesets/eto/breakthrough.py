@@ -1,7 +1,7 @@
 """Armor breakthrough (ETO-28.0-28.6) and exploitation eligibility (ETO-29.0-29.3).
 
 ``{"kind": "breakthrough", "units": [armor..], "general": id?, "path": [..], "target": hex}``
-activates one stack of activated armor (with a general, not Zhukov, 43.7),
+activates one stack of activated armor, or part of it (28.6; with a general, not Zhukov, 43.7),
 moves it together up to two hexes (one from ZOC into ZOC, 28.1; one when out of
 supply, 33.1), and designates its attack; attack sequence 4A then resolves it
 (28.2) and breakthrough movement follows the advance (28.3, :mod:`advance`).
