@@ -174,6 +174,21 @@ def test_eto_22_3_a_stack_away_from_the_enemy_may_move_up_and_attack(tmp_path):
     assert events(s, "combat")[-1]["data"]["column"] == "4:1"  # 8 SP against 2
 
 
+def test_eto_22_3_a_stack_with_more_partner_units_than_the_majors(tmp_path):
+    """22.0: "at least half of the land units activated must belong to that major nation" -- of
+    the units *activated*, not of the stack.  One German and two Rumanian units in Minsk (a city
+    resource hex holds three, 24.2): Germany may make a stack offensive activating its own unit
+    and one Rumanian."""
+    minsk = "07239"
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", minsk), unit("RO-1", "RO", "infantry", minsk),
+                             unit("RO-2", "RO", "infantry", minsk), SU1])
+    begin_offensive(s)
+    assert {"kind": "activate", "mode": "stack", "hex": minsk} in s.legal_orders()
+    s.apply({"kind": "activate", "mode": "stack", "hex": minsk})
+    active = sorted(u for u in ("GE-a", "RO-1", "RO-2") if s.unit(u).props.get("activated"))
+    assert active == ["GE-a", "RO-1"] and s.tracks["GE.offensives"] == 2
+
+
 def test_eto_22_0_half_must_be_the_majors(tmp_path):
     """22.0: "at least half of the land units activated must belong to that major nation." """
     units = [unit("GE-HQ", "GE", "hq", "08540"), unit("RO-1", "RO", "infantry", "08640"),

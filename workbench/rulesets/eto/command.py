@@ -194,13 +194,16 @@ def minor_offensives_allowed(state: State, nation: str) -> int:
 
 
 def _offensive_nation(state: State, units: list[Unit], side: str) -> str | None:
-    """The major whose units are at least half of the combat units (it pays)."""
+    """The major that pays for a stack's offensive: the one with most combat units in it.  It
+    need not be half the stack -- only half the units it activates (22.0), so with one German and
+    two Rumanian units Germany activates its unit and one Rumanian."""
     land = [u for u in units if values.is_combat_unit(state, u)]
+    best, most = None, 0
     for n in majors_of_side(state, side):
         mine = sum(1 for u in land if u.nation == n)
-        if land and mine * 2 >= len(land):
-            return n
-    return None
+        if mine > most:
+            best, most = n, mine
+    return best
 
 
 def general_group(state: State, gen: Unit) -> list[Unit]:
