@@ -274,6 +274,32 @@ def test_eto_23_6_combined_offensive_pays_eps(tmp_path):
     assert (s.tracks["GE.offensives"], s.tracks["GE.eps"]) == (1, 18)
 
 
+def test_eto_23_6_partners_share_the_combined_offensive_cost(tmp_path):
+    """23.6: "The extra EP cost can be paid by any or several participating partners."  The German
+    and Italian Africa HQs (Benghazi, Tripoli) combine; Germany has no EPs, so Italy pays the 2;
+    with 'pay' the player splits it himself, and a split beyond a partner's EPs is refused."""
+    from workbench.rulesets.eto.cache import forget
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    def game(eps: dict[str, int]):  # noqa: ANN202
+        units = [unit("GE-HA", "GE", "hq_africa", "06889"), unit("IT-HA", "IT", "hq_africa", "05288"), *GE2, SU1]
+        s = new_state(tmp_path, units, tracks={**eps, "IT.offensives": 1})
+        control(s)[terrain_arrays(s).country == "Libya"] = SIDE_CODE["axis"]
+        forget(s)
+        begin_offensive(s)
+        return s
+
+    s = game({"GE.eps": 0, "IT.eps": 5})
+    s.apply({"kind": "activate_hq", "hqs": ["GE-HA", "IT-HA"]})
+    assert (s.tracks["GE.eps"], s.tracks["IT.eps"], s.tracks["GE.offensives"], s.tracks["IT.offensives"]) == (0, 3, 2, 0)
+    s = game({"GE.eps": 1, "IT.eps": 5})
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "activate_hq", "hqs": ["GE-HA", "IT-HA"], "pay": {"GE": 2}})
+    assert exc.value.rule == "ETO-23.6"
+    s.apply({"kind": "activate_hq", "hqs": ["GE-HA", "IT-HA"], "pay": {"GE": 1, "IT": 1}})
+    assert (s.tracks["GE.eps"], s.tracks["IT.eps"]) == (0, 4)
+
+
 def test_eto_23_4_hq_interval_in_play(tmp_path):
     """23.4: an HQ may never be closer to another friendly HQ than the larger command radius (4)."""
     s = new_state(tmp_path, [unit("GE-H1", "GE", "hq", "08540"), unit("GE-H2", "GE", "hq", "08545")])

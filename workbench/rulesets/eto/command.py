@@ -7,9 +7,10 @@ are activated, and how many hexes each step may still attack.
 
 Orders (Command step, and until the end of Step 3 for ``activate``):
 
-* ``{"kind": "activate_hq", "hqs": [..]}``: 22.1 (one offensive per HQ; two or
-  more HQs within 20 hexes of each other make a combined offensive costing
-  2 EPs per extra HQ, 4 in a W turn except the USSR, 23.6);
+* ``{"kind": "activate_hq", "hqs": [..], "pay": {nation: eps}?}``: 22.1 (one offensive per
+  HQ; two or more HQs within 20 hexes of each other make a combined offensive costing
+  2 EPs per extra HQ, 4 in a W turn except the USSR, paid by any of the participating
+  partners -- as ``pay`` splits it, else the first HQ's nation first, 23.6);
 * ``{"kind": "impromptu", "mode": "hq"|"general"|"stack", ...}``: 22.6, when
   the nation's offensives track is empty, paying 2x the offensive cost (2x the
   winter-seasonal cost in a W turn) from EPs or the economic reserve;
@@ -243,7 +244,7 @@ class ActivateHQOrder(OrderKind):
                        and values.unit_class(state, u) == "hq" and not u.props.get("activated")
                        and values.nation_kind(state, u.nation) == "major"), key=lambda u: u.id)
 
-    def _why_not(self, state: State, side: str, hqs: list[str]) -> str | None:
+    def _why_not(self, state: State, side: str, hqs: list[str], pay: Any = None) -> str | None:
         if is_active(state):
             return "ETO-22.0: this offensive already has its activation"
         if not hqs or len(set(hqs)) != len(hqs):
@@ -267,9 +268,32 @@ class ActivateHQOrder(OrderKind):
                         return f"ETO-23.6: {a.id} and {b.id} are more than {lim} hexes apart"
             eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state),
                                              tables=state.ruleset.tables)
-            if spendable(state, units[0].nation) < eps:
-                return f"ETO-23.6: a combined offensive of {len(units)} HQs costs {eps} EPs"
+            payers = sorted({u.nation for u in units}, key=lambda n: [u.nation for u in units].index(n))
+            if sum(spendable(state, n) for n in payers) < eps:
+                return (f"ETO-23.6: a combined offensive of {len(units)} HQs costs {eps} EPs, more than "
+                        f"{' and '.join(payers)} can pay")
+            if pay is not None and not self._pay_ok(state, pay, payers, eps):
+                return f"ETO-23.6: 'pay' splits the {eps} EPs among {', '.join(payers)}, each within what it can spend"
         return None
+
+    @staticmethod
+    def _pay_ok(state: State, pay: Any, payers: list[str], eps: int) -> bool:
+        return isinstance(pay, dict) and not set(pay) - set(payers) and all(
+            isinstance(v, int) and 0 <= v <= spendable(state, n) for n, v in pay.items()) and sum(pay.values()) == eps
+
+    @staticmethod
+    def _split(state: State, units: list[Unit], eps: int, pay: dict[str, int] | None) -> dict[str, int]:
+        """23.6: "The extra EP cost can be paid by any or several participating partners" -- as the
+        order's ``pay`` says, else by the first HQ's nation, then the next, as far as each can."""
+        if pay:
+            return {n: v for n, v in pay.items() if v}
+        out: dict[str, int] = {}
+        for n in dict.fromkeys(u.nation for u in units):
+            part = min(eps, spendable(state, n))
+            if part:
+                out[n] = part
+                eps -= part
+        return out
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         side = state.decision.side
@@ -288,7 +312,7 @@ class ActivateHQOrder(OrderKind):
         hqs = order.get("hqs")
         if not isinstance(hqs, list) or not all(isinstance(h, str) for h in hqs):
             raise IllegalOrder(self.rule, "activate_hq needs a list of HQ ids")
-        why = self._why_not(state, state.decision.side, hqs)
+        why = self._why_not(state, state.decision.side, hqs, order.get("pay"))
         if why:
             raise IllegalOrder.cited(why, self.rule)
 
@@ -300,7 +324,8 @@ class ActivateHQOrder(OrderKind):
             mark_active(u)
         if len(units) > 1:
             eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state), tables=state.ruleset.tables)
-            pay_eps(state, units[0].nation, eps, "ETO-23.6", f"a combined offensive of {len(units)} HQs")
+            for n, part in self._split(state, units, eps, order.get("pay")).items():
+                pay_eps(state, n, part, "ETO-23.6", f"a combined offensive of {len(units)} HQs")
         off.update(mode="hq", nation=units[0].nation, nations=sorted({u.nation for u in units}),
                    hqs=[u.id for u in units])
         state.emit("offensive", side=off["side"], rule="ETO-23.6" if len(units) > 1 else self.rule,
