@@ -243,3 +243,30 @@ def test_eto_27_6_destroyed_fort_is_marked_and_can_be_repaired_for_two_eps(tmp_p
     assert s.tracks["GE.eps"] == eps - 2
     assert "08740" not in s.markers["destroyed"]
     assert s.markers["forts"]["08740"] == {"side": "axis", "kind": "fortification"}
+
+
+def test_eto_27_3_extra_hexes_only_to_avoid_overstacking(tmp_path, monkeypatch):
+    """27.3: a unit that would end "overstacked ... retreats one (or more) additional hexes"; for
+    any other failed requirement it is eliminated ("Units that cannot fulfill all retreat
+    requirements are eliminated").  In a supply field where no hex one step away is closer to
+    supply than the combat hex, but the hexes two steps away are, a one-hex retreat has no path.
+    With three Soviet units (a full all-Soviet stack, 24.2) on every hex one step away, the unit
+    must go on, and ends two hexes away."""
+    import numpy as np
+
+    from workbench.rulesets.eto import retreat
+
+    probe = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640")])
+    hm = probe.map
+    o = hm.index("08740")
+    dist = np.array([hm.grid.distance(o, i) for i in range(hm.size)])
+    field = np.where(dist <= 1, 5, 3)
+    monkeypatch.setattr(retreat.supply, "reach", lambda *_a, **_k: field)
+    base = [unit("SU-a", "SU", "infantry", "08740"), unit("GE-a", "GE", "infantry", "08640")]
+    s = new_state(tmp_path, base)
+    assert retreat.paths(s, s.unit("SU-a"), "08740", 1, True) == []
+    ring = [hm.label(int(j)) for j in hm.neighbors[o] if j >= 0 and hm.label(int(j)) != "08640"]
+    full = [unit(f"SU-{h}-{m}", "SU", "infantry", h) for h in ring for m in range(3)]
+    s = new_state(tmp_path, base + full)
+    got = retreat.paths(s, s.unit("SU-a"), "08740", 1, True)
+    assert got and all(len(p) == 2 and p[0] in ring for p in got)

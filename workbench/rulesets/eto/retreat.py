@@ -61,6 +61,8 @@ def paths(state: State, unit: Unit, origin: str, n: int, was_supplied: bool) -> 
         if depth == length:
             into.append(list(acc))
             return
+        if depth >= n and stacking.fits(state, hm.label(a), side, [unit]):
+            return  # 27.3: an additional hex only where ending would overstack the unit
         for d in range(6):
             b = int(hm.neighbors[a, d])
             if b < 0 or int(hm.grid.distance(o, b)) != depth + 1 or not ok_hex(a, d, b):
