@@ -300,6 +300,19 @@ def test_eto_23_6_partners_share_the_combined_offensive_cost(tmp_path):
     assert (s.tracks["GE.eps"], s.tracks["IT.eps"]) == (0, 4)
 
 
+def test_eto_23_0_an_hq_activates_a_partners_general(tmp_path):
+    """23.0: "Activated HQs can activate all generals and units within the HQ's command radius" --
+    an Italian general (the land core ships none: this one borrows Guderian's ratings) in the
+    radius of a German HQ may be activated with the German units."""
+    units = [unit("GE-H", "GE", "hq", "08540"), unit("IT-G", "IT", "general", "08640", name="Guderian"), *GE2, SU1]
+    s = new_state(tmp_path, units)
+    begin_offensive(s)
+    s.apply({"kind": "activate_hq", "hqs": ["GE-H"]})
+    assert {"kind": "activate", "unit": "IT-G"} in s.legal_orders()
+    s.apply({"kind": "activate", "unit": "IT-G"})
+    assert s.unit("IT-G").props.get("activated")
+
+
 def test_eto_23_4_hq_interval_in_play(tmp_path):
     """23.4: an HQ may never be closer to another friendly HQ than the larger command radius (4)."""
     s = new_state(tmp_path, [unit("GE-H1", "GE", "hq", "08540"), unit("GE-H2", "GE", "hq", "08545")])

@@ -147,13 +147,12 @@ def eligible_now(state: State) -> list[Unit]:
     if mode != "hq":
         return []
     hqs = [state.unit(h) for h in off["hqs"]]
-    nations = set(off.get("nations", [])) | {off.get("nation")}
     out = []
     for u in state.units_by_id.values():
         if not can_activate(state, u, side):
             continue
-        if values.unit_class(state, u) == "general" and u.nation not in nations:
-            continue
+        # 23.0: "Activated HQs can activate all generals and units within the HQ's command radius"
+        # -- a partner's general too (generals are not land units, so the half rule leaves them be)
         if any(in_radius(state, h, u.location) for h in hqs):
             out.append(u)
     return sorted(out, key=lambda u: u.id)
