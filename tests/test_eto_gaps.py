@@ -478,6 +478,24 @@ def test_eto_30_1_hqs_and_generals_stop_on_entering_enemy_zoc(tmp_path):
     assert Walker(s, s.unit("GE-H"), "hq").why_not(path) is None
 
 
+def test_eto_30_1_no_riding_past_enemy_zoc_in_the_movement_phase(tmp_path):
+    """30.1: generals "must cease movement immediately upon entering enemy ZOC" -- so in the
+    Movement phase a general moves on his own: a panzer may go on from a ZOC hex (25.3), but may
+    not carry Hoth with it."""
+    s = new_state(tmp_path, [unit("SU-a", "SU", "infantry", "08740"), unit("GE-pz", "GE", "armor", "08540"),
+                             unit("GE-G", "GE", "general", "08540", name="Hoth")])
+    step_to(s, "movement/move")
+    while s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+    ride = {"kind": "move", "unit": "GE-pz", "path": ["08640", "08641"], "general": "GE-G"}
+    assert ride not in s.legal_orders()
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply(ride)
+    assert exc.value.rule == "ETO-30.1"
+    s.apply({"kind": "move", "unit": "GE-pz", "path": ["08640", "08641"]})
+    assert s.unit("GE-G").location == "08540"
+
+
 def test_eto_30_2_no_neutral_border_in_the_movement_phase(tmp_path):
     """30.2 / 24.1: "during a Movement phase units cannot cross a neutral border" (Slovakia is
     neutral in the test scenario)."""

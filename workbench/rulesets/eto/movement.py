@@ -660,7 +660,7 @@ class MoveOrder(OrderKind):
             if values.unit_class(state, u) == "general" and mode != "movement":
                 continue
             gens = [g for g in generals_with(state, u) if not g.props.get("moved")] \
-                if values.is_combat_unit(state, u) else []
+                if values.is_combat_unit(state, u) and mode != "movement" else []  # 30.1: he moves alone
             dests = self.destinations(state, u)
             paths = [[hm.label(i) for i in path] for _, path in sorted(dests.items())]
             for p in box_paths(state, u, mode, dests):
@@ -718,6 +718,9 @@ class MoveOrder(OrderKind):
                 raise IllegalOrder("ETO-23.4", f"HQ {uid} may not end within {bad}")
         if (order.get("general") or order.get("pick_up")) and not values.is_combat_unit(state, unit):
             raise IllegalOrder("ETO-24.3", f"{uid} cannot carry a general: generals move with land units")
+        if (order.get("general") or order.get("pick_up") or order.get("drop_at")) and mode == "movement":
+            raise IllegalOrder("ETO-30.1", "in the Movement phase a general moves on his own (MA 5, stopping on "
+                               "entering enemy ZOC), not riding with a unit")
         gid = order.get("general")
         if gid is not None:
             gen = state.units_by_id.get(gid)
