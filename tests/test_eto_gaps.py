@@ -678,6 +678,28 @@ def test_eto_34_1_home_rebuild_cost_and_placement(tmp_path):
     assert r._why_not(s, s.unit("RO-r"), "07561").startswith("ETO-34.1")
 
 
+def test_eto_34_1_all_home_in_zoc_still_needs_supply_and_room(tmp_path, monkeypatch):
+    """34.1: "if all home country hexes are in enemy ZOC, the unit can be placed in a ZOC hex as long
+    as it is in supply" -- the ZOC bar goes, the others stay: with every hex in Axis ZOC, 08842 is
+    allowed, a full all-Soviet stack (three units, 24.2) is not."""
+    import numpy as np
+
+    from workbench.rulesets.eto import construction
+    from workbench.rulesets.eto import zoc as zoc_module
+    from workbench.rulesets.eto.losses import REPLENISHMENT
+    from workbench.rulesets.eto.replenishment import ReplenishOrder
+
+    full = [unit(f"SU-f{k}", "SU", "infantry", "08843") for k in range(3)]
+    units = [unit("GE-a", "GE", "infantry", "08640"), unit("SU-r", "SU", "infantry", REPLENISHMENT), *full]
+    s = new_state(tmp_path, units, tracks={"SU.eps": 20})
+    everywhere = np.ones(s.map.size, dtype=bool)
+    monkeypatch.setattr(zoc_module, "zoc", lambda *_a, **_k: everywhere)
+    monkeypatch.setattr(construction, "zoc", lambda *_a, **_k: everywhere)
+    r = ReplenishOrder()
+    assert r._why_not(s, s.unit("SU-r"), "08842") is None
+    assert r._why_not(s, s.unit("SU-r"), "08843").startswith("ETO-24.2")
+
+
 def test_eto_37_2_built_depleted_waits_three_monthly_turns(tmp_path):
     """37.2: a unit built depleted "must then enter play at depleted strength. After three monthly
     turns on the map, it can be built to full strength during a seasonal turn"."""

@@ -102,8 +102,10 @@ def pay(state: State, nation: str, amount: int, rule: str, what: str) -> None:
         pay_eps(state, major, amount, rule, what)
 
 
-def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = False) -> str | None:
-    """ETO-37.6: a home-country hex in supply (to a permanent source) and not in enemy ZOC."""
+def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = False,
+                 ignore_zoc: bool = False) -> str | None:
+    """ETO-37.6: a home-country hex in supply (to a permanent source) and not in enemy ZOC
+    (``ignore_zoc``: 34.1's exception when every home hex is in enemy ZOC)."""
     hm = state.map
     if not hm.has_hex(label):
         return f"ETO-37.6: no hex {label!r}"
@@ -115,7 +117,7 @@ def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = 
         return f"ETO-37.6: units from the turn track enter in resource hexes; {label} is not one"
     if control(state)[i] != SIDE_CODE[unit.side]:
         return f"ETO-37.6: {label} is not friendly"
-    if zoc(state, values.other(unit.side))[i]:
+    if zoc(state, values.other(unit.side))[i] and not ignore_zoc:
         return f"ETO-37.6: {label} is in enemy ZOC"
     if supply.reach(state, unit.nation, unit.side)[i] < 0:
         return f"ETO-37.6: {label} cannot trace supply to a permanent source"

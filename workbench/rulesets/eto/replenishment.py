@@ -91,7 +91,9 @@ class ReplenishOrder(OrderKind):
             from workbench.rulesets.eto.zoc import zoc
             if (home & ~zoc(state, values.other(u.side))).any():
                 return why
-            return None
+            # 34.1: "if all home country hexes are in enemy ZOC, the unit can be placed in a ZOC hex
+            # as long as it is in supply" -- and the other requirements (supply, stacking) still hold
+            return placement_ok(state, u, at, ignore_zoc=True)
         return why
 
     def legal(self, state: State) -> list[dict[str, Any]]:
