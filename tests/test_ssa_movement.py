@@ -210,6 +210,13 @@ class TestRail:
             s.apply({"kind": "rail", "unit": "GE-inf", "path": ["0406"]})
         assert exc.value.rule == "SSA-5.7b"
 
+    def test_ssa_5_7b_an_enemy_fleet_next_door_does_not_stop_rail(self, start):
+        """SSA-5.7b: "The unit may not begin adjacent to an enemy land unit" -- a battle fleet at sea
+        in 0206, next to 0306, is no land unit."""
+        s = start([{**GE_INF, "at": "0306"}, {"id": "US-bf", "nation": "US", "type": "battle_fleet", "at": "0206"}])
+        s.apply({"kind": "rail", "unit": "GE-inf", "path": ["0406"]})
+        assert s.unit("GE-inf").location == "0406"
+
     def test_ssa_5_7d_rail_only_in_initial_movement(self, start):
         s = start([{**GE_PZ, "at": "0306"}])
         s = to_step(s, "player/mechanized-movement", "axis")

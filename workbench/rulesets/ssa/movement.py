@@ -45,6 +45,20 @@ def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
 
 
+def enemy_land_present(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes holding enemy land units (not leaders, not aboard a convoy)."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        out = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side != side and u.location.isdigit() and not u.props.get("carried") \
+                    and values.domain(state, u) == "land" and not values.is_leader(state, u):
+                out[hm.index(u.location)] = True
+        return out
+
+    return state.derived(("ssa.enemy_land_present", side), compute)
+
+
 def enemy_present(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes holding enemy land (not leaders) or naval units (SSA-5.1, A22)."""
     def compute() -> np.ndarray:
@@ -373,10 +387,10 @@ class RailOrder(OrderKind):
         if not ta.on_line[a]:
             return f"SSA-5.7a: {unit.id} must start on a transportation line"
         if not values.value(state, unit, "rail_from_enemy_adjacent", False):
-            enemy = enemy_present(state, unit.side)
+            enemy = enemy_land_present(state, unit.side)  # 5.7b: "adjacent to an enemy land unit"
             nb = hm.neighbors[a]
             if np.any(enemy[nb[nb >= 0]]):
-                return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy unit"
+                return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy land unit"
         if values.division_equivalents(state, unit) > self._limit(state, unit.side):
             rule = "SSA-5.7f" if unit.side == "allies" else "SSA-5.7g"
             return (f"{rule}: the {unit.side} rail limit this turn is used up "
