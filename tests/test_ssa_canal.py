@@ -67,3 +67,18 @@ def test_ssa_7_5c_keep_sailing_after_the_canal_unless_it_is_bombed(canal_phase):
     s.arrays["bombed"] = np.zeros(s.map.size, dtype=bool)
     s.apply({"kind": "sail", "unit": "US-bb", "to": "1409"})
     assert s.unit("US-bb").location == "1409"
+
+
+def test_ssa_20_2_a_bombed_canal_still_scores_half_for_the_allies(tmp_path, canal_map_dir):
+    """SSA-20.1a "Control Panama Canal: 5"; 20.2: a bombed item counts "one half their value (round
+    fractions up)" -- 3, not 0: bombing closes the canal to ships (12.3a) but the Allies still hold it."""
+    from workbench.rulesets.ssa.victory import victory_points
+
+    path = tmp_path / "canal.toml"
+    path.write_text(scenario_text(canal_map_dir, [{"id": "US-inf", "nation": "US", "type": "infantry_division",
+                                                   "at": "0505"}]))
+    s = load_scenario(path).new_state(seed=1)
+    whole = victory_points(s)["allies"]
+    s.arrays["bombed"] = np.zeros(s.map.size, dtype=bool)
+    s.arrays["bombed"][s.map.index("0812")] = True
+    assert victory_points(s)["allies"] == whole - 5 + 3

@@ -87,14 +87,25 @@ def sea_arrays(state: State):  # noqa: ANN201
     return cached
 
 
-def canal_open(state: State, side: str) -> bool:
-    """SSA-7.5a, 7.5c: both canal hexes friendly (occupied by or last passed by own land units), not bombed."""
+def canal_controlled(state: State, side: str) -> bool:
+    """SSA-7.5a: both canal hexes friendly (occupied by or last passed by own land units)."""
     _, _, canal = sea_arrays(state)
     if len(canal) != 2:
         return False
     ctrl = control_array(state)
+    return all(ctrl[i] == SIDE_CODE[side] for i in canal)
+
+
+def canal_bombed(state: State) -> bool:
+    """SSA-12.3a: a strategic bombing marker on a canal hex closes the canal."""
+    _, _, canal = sea_arrays(state)
     bombed = state.arrays.get("bombed")
-    return all(ctrl[i] == SIDE_CODE[side] and not (bombed is not None and bombed[i]) for i in canal)
+    return bombed is not None and any(bool(bombed[i]) for i in canal)
+
+
+def canal_open(state: State, side: str) -> bool:
+    """SSA-7.5a, 7.5c: both canal hexes friendly, not bombed."""
+    return canal_controlled(state, side) and not canal_bombed(state)
 
 
 class SailOrder(OrderKind):

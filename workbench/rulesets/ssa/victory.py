@@ -16,7 +16,7 @@ from typing import Any
 from workbench.engine.state import State
 from workbench.rulesets.ssa import adjudicate
 from workbench.rulesets.ssa.deployment import geography
-from workbench.rulesets.ssa.naval import canal_open
+from workbench.rulesets.ssa.naval import canal_bombed, canal_controlled
 from workbench.rulesets.ssa.occupation import city_hexes, city_owner
 
 LADDER = ["allies_total", "allies_strategic", "allies_marginal", "draw", "axis_marginal",
@@ -64,8 +64,9 @@ def victory_points(state: State) -> dict[str, float]:
                 else:
                     axis_halves += 1  # SSA-20.1b: 1/2 each, the sum rounded up (A20)
     canal = hm.meta.get("panama_canal_hexes", [])
-    if canal and canal_open(state, "allies"):
-        allies += vp_a["panama_canal"]
+    if canal and canal_controlled(state, "allies"):  # 20.1a "Control Panama Canal"; bombed: half (20.2)
+        allies += math.ceil(vp_a["panama_canal"] * rules["bombed_fraction"]) if canal_bombed(state) \
+            else vp_a["panama_canal"]
     axis = axis_whole + math.ceil(axis_halves * vp_x["non_industrial_city_collaboration"])
     if "SSA-21" in state.game.options.get("optional_rules", []):  # SSA-20.3 (optional rule 21)
         ma, mx = float(state.tracks.get("allies.morale", 0)), float(state.tracks.get("axis.morale", 0))
