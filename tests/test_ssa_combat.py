@@ -122,6 +122,20 @@ def test_ssa_11_8_rough_defender_shifts_two_left(combat):
     assert a.shifts[0][0] == -2 and a.column == adj_shift(a.base_column, -2)
 
 
+def test_ssa_11_8_one_hex_most_favorable_not_the_best_of_each(combat):
+    """SSA-11.8: "If defending units are on multiple hexes, use the terrain type that is most
+    favorable to the defense" -- 0806 (clear, industrial city: 1 column) and 1006 (mountains: 3)
+    attacked together shift 3 columns, not 3 + 1."""
+    units = [{"id": f"GE-{i}", "nation": "SS", "type": "armor_division", "at": "0906"} for i in range(3)] + [
+        {"id": "US-a", "nation": "US", "type": "armored_cavalry_regiment", "at": "0806", "reduced": True},
+        {"id": "US-b", "nation": "US", "type": "armored_cavalry_regiment", "at": "1006", "reduced": True}]
+    s = combat(units, 1)
+    one = [sum(n for n, _, _ in assess(s, "axis", ["GE-0", "GE-1", "GE-2"], [t]).shifts) for t in ("0806", "1006")]
+    assert one == [-1, -3]
+    both = assess(s, "axis", ["GE-0", "GE-1", "GE-2"], ["0806", "1006"])
+    assert sum(n for n, _, _ in both.shifts) == -3 and both.column == adj_shift(both.base_column, -3)
+
+
 def adj_shift(col, n):
     from workbench.rulesets.ssa import adjudicate
 

@@ -97,14 +97,25 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     shifts: list[tuple[int, str, str]] = []
     terrains = [hm.hexes["terrain"][hm.index(t)] for t in targets]
     across = all(_across_river(state, state.unit(a).location, t) for a in attackers for t in targets)
-    tshift = adj.terrain_shift(terrains, across, tables=tables)
+    city = tables["terrain"].get("features", {}).get("industrial_city", {})
+    city_cols = int(city["defender"]) if city.get("defender") not in ("*", None) else 0
+    kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else None
+
+    def hex_shift(k: int) -> tuple[int, bool]:
+        """One defending hex's columns: its terrain and its industrial city (TEC) together."""
+        industrial = bool(kinds) and kinds[hm.index(targets[k])] == "industrial" and city_cols != 0
+        return adj.terrain_shift([terrains[k]], False, tables=tables) + (city_cols if industrial else 0), industrial
+
+    # 11.8: "If defending units are on multiple hexes, use the terrain type that is most favorable to
+    # the defense" -- the one hex whose terrain and city give most, not the best of each added up
+    best = max(range(len(targets)), key=lambda k: hex_shift(k)[0])
+    industrial = hex_shift(best)[1]
+    tshift = adj.terrain_shift([terrains[best]], across, tables=tables)
     if tshift:
         shifts.append((-tshift, f"terrain {', '.join(terrains)}" + (", all across a river" if across else ""),
                        "SSA-11.8, TEC"))
-    city = tables["terrain"].get("features", {}).get("industrial_city", {})
-    kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else None
-    if kinds and any(kinds[hm.index(t)] == "industrial" for t in targets) and city.get("defender") not in ("*", None):
-        shifts.append((-int(city["defender"]), "industrial city", "TEC"))
+    if industrial:
+        shifts.append((-city_cols, "industrial city", "TEC"))
     landing = assault.defender_shift(state, att_units)
     if landing is not None:  # G-09, SSA-22.2
         shifts.append(landing)
