@@ -136,6 +136,25 @@ def test_ssa_11_8_one_hex_most_favorable_not_the_best_of_each(combat):
     assert sum(n for n, _, _ in both.shifts) == -3 and both.column == adj_shift(both.base_column, -3)
 
 
+def test_ssa_11_2_a_unit_is_attacked_once_a_phase_even_after_retreating(combat):
+    """SSA-11.2: "No unit may attack, or be attacked, more than once per friendly combat phase."
+    US-inf, attacked at 0505 (DE), retreats into 0604 beside US-inf2: 0604 may not be attacked
+    again this phase, while 0505, now empty of the attacked unit, could be."""
+
+    ge = [{"id": f"GE-{x}", "nation": "GE", "type": "infantry_division", "at": x} for x in ("0404", "0405", "0506")]
+    units = ge + [CONVOY, {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0505"},
+                  {"id": "US-inf2", "nation": "US", "type": "infantry_division", "at": "0604"},
+                  {"id": "GE-extra", "nation": "GE", "type": "infantry_division", "at": "0704"}]
+    s = combat(units, 4, 1)
+    s.apply({"kind": "attack", "attackers": ["GE-0404", "GE-0405", "GE-0506"], "targets": ["0505"]})
+    assert last_combat(s)["result"] == "DE"
+    s.apply({"kind": "retreat", "unit": "US-inf", "to": "0604"})
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "attack", "attackers": ["GE-extra"], "targets": ["0604"]})
+    assert exc.value.rule == "SSA-11.2"
+    assert not any(o["kind"] == "attack" and o["targets"] == ["0604"] for o in s.legal_orders())
+
+
 def adj_shift(col, n):
     from workbench.rulesets.ssa import adjudicate
 

@@ -145,10 +145,19 @@ class AttackOrder(OrderKind):
                 and not u.props.get("carried")]
 
     def _targets(self, state: State, side: str) -> set[str]:
-        done = set(state.markers.get("attacked_hexes", []))
-        return {u.location for u in state.units_by_id.values()
-                if u.side != side and u.location.isdigit() and values.is_land(state, u)
-                and not values.is_leader(state, u) and not u.props.get("carried")} - done
+        """Hexes with enemy land units, none of them attacked already this phase (11.2: "No unit
+        may ... be attacked, more than once per friendly combat phase" -- a unit that retreated
+        into another hex still counts; a hex whose defenders all left may be attacked again)."""
+        done = set(state.markers.get("attacked_units", []))
+        out: set[str] = set()
+        hit: set[str] = set()
+        for u in state.units_by_id.values():
+            if u.side != side and u.location.isdigit() and values.is_land(state, u) \
+                    and not values.is_leader(state, u) and not u.props.get("carried"):
+                out.add(u.location)
+                if u.id in done:
+                    hit.add(u.location)
+        return out - hit
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         """Every single-hex attack by every subset of eligible adjacent units (all-in and each unit
@@ -240,7 +249,7 @@ class AttackOrder(OrderKind):
                    shifts=[[n, why, rule] for n, why, rule in a.shifts], die=die, result=result)
         for uid in a.attackers:
             state.unit(uid).props["attacked"] = True
-        state.markers.setdefault("attacked_hexes", []).extend(order["targets"])
+        state.markers.setdefault("attacked_units", []).extend(a.defenders)
         for uid in order.get("support", []):
             state.unit(uid).props["supported"] = True
         apply_result(state, result, side, a)

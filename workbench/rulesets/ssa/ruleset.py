@@ -116,7 +116,7 @@ class SSARuleset(Ruleset):
         """SSA-11.2: the once-per-phase marks are cleared when the Combat phase ends; amphibious
         assaults that did not clear their hex fail (G-09, SSA-10.1g)."""
         assault.end_of_land_combat(state, state.phasing)
-        state.markers.pop("attacked_hexes", None)
+        state.markers.pop("attacked_units", None)
         for u in state.units_by_id.values():
             u.props.pop("attacked", None)
 
