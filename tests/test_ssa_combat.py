@@ -140,7 +140,6 @@ def test_ssa_11_2_a_unit_is_attacked_once_a_phase_even_after_retreating(combat):
     """SSA-11.2: "No unit may attack, or be attacked, more than once per friendly combat phase."
     US-inf, attacked at 0505 (DE), retreats into 0604 beside US-inf2: 0604 may not be attacked
     again this phase, while 0505, now empty of the attacked unit, could be."""
-
     ge = [{"id": f"GE-{x}", "nation": "GE", "type": "infantry_division", "at": x} for x in ("0404", "0405", "0506")]
     units = ge + [CONVOY, {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0505"},
                   {"id": "US-inf2", "nation": "US", "type": "infantry_division", "at": "0604"},
