@@ -175,6 +175,19 @@ def test_ssa_12_1_ground_support_capped_at_land_strength(allied):
     assert s.unit("US-t1").props.get("supported")
 
 
+def test_ssa_12_1_a_supporting_air_unit_counts_once(allied):
+    """SSA-12.1: each aircraft adds its bombardment strength once -- listing US-t1 twice is refused
+    (it had raised 11 vs 4, 2-1, to 14 vs 4, 3-1)."""
+    us = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0605"}
+    s = allied([us, GE_INF, tb("US-t1", "0806")])
+    s.apply({"kind": "fly", "unit": "US-t1", "to": "0604", "mission": "ground_support"})
+    s = to_step(s, "player/combat/land", "allies")
+    refused(s, {"kind": "attack", "attackers": ["US-inf"], "targets": ["0604"], "support": ["US-t1", "US-t1"]},
+            "SSA-12.1")
+    s.apply({"kind": "attack", "attackers": ["US-inf"], "targets": ["0604"], "support": ["US-t1"]})
+    assert s.unit("US-t1").props.get("supported")
+
+
 def test_ssa_12_1_only_ground_support_missions_support(allied):
     us = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0605"}
     s = allied([us, GE_INF, tb("US-t1", "0806")])
