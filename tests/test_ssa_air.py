@@ -188,6 +188,18 @@ def test_ssa_12_1_a_supporting_air_unit_counts_once(allied):
     assert s.unit("US-t1").props.get("supported")
 
 
+def test_ssa_7_7f_an_air_unit_aboard_a_convoy_does_not_fly_off(allied):
+    """SSA-7.7f: "Air units must be debarked on hexes containing friendly airbases" -- a fighter
+    carried by a convoy at sea (0111) may not take off from it (6.6: from a base to a base)."""
+    s = allied([{"id": "US-tp", "nation": "US", "type": "transport", "at": "0306"},
+                {"id": "US-f", "nation": "US", "type": "standard_fighter", "at": "0306"}])
+    s.apply({"kind": "embark", "convoy": "US-tp", "units": ["US-f"]})
+    s.apply({"kind": "sail", "unit": "US-tp", "to": "0111"})
+    assert not [o for o in s.legal_orders() if o["kind"] == "fly" and o["unit"] == "US-f"]
+    refused(s, {"kind": "fly", "unit": "US-f", "to": "0806", "mission": "transfer"}, "SSA-6.0")
+    assert s.unit("US-f").props.get("carried") == "US-tp"
+
+
 def test_ssa_12_1_only_ground_support_missions_support(allied):
     us = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0605"}
     s = allied([us, GE_INF, tb("US-t1", "0806")])

@@ -159,6 +159,19 @@ def test_ssa_10_1h_air_supply_for_a_game_turn(strike):
     assert s.events().filter(kind="air_supply")["rule"].to_list() == ["SSA-10.1h"]
 
 
+def test_ssa_10_1h_air_supply_serves_the_side_that_flew_it(ssa_game):
+    """SSA-10.1h: an air supply mission supplies "any unit in that hex" -- of the side that flew it:
+    a German unit in a hex the Allies air-supplied stays out of supply."""
+    from workbench.rulesets.ssa.supply import supply_status
+
+    s = ssa_game([{"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "0908"}]).new_state(seed=1)
+    assert not supply_status(s, "axis")["GE-inf"]
+    s.markers["air_supplied"] = {"0908": {"side": "allies", "turn": s.turn}}
+    assert not supply_status(s, "axis")["GE-inf"]
+    s.markers["air_supplied"] = {"0908": {"side": "axis", "turn": s.turn}}
+    assert supply_status(s, "axis")["GE-inf"]
+
+
 def test_ssa_10_1h_only_air_cargo_flies_air_supply(ssa_game):
     us = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0905"}
     s = to_step(ssa_game([tb("US-t", "0806"), us]).new_state(seed=1), "player/initial-movement", "allies")

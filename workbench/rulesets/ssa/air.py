@@ -414,8 +414,9 @@ class FlyOrder(OrderKind):
 
     def flyers(self, state: State) -> list[Unit]:
         side = state.decision.side
+        # 7.7f: air units aboard a convoy are cargo: they debark at a friendly airbase, they do not fly off
         return [u for u in state.units_by_id.values()
-                if u.side == side and grounded(state, u) and not frozen(state, u)]
+                if u.side == side and grounded(state, u) and not frozen(state, u) and not u.props.get("carried")]
 
     def _why_not(self, state: State, u: Unit, to: Any, mission: Any, carrier: Any = None) -> str | None:
         hm = state.map

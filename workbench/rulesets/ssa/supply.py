@@ -193,7 +193,8 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
             out[u.id] = True  # SSA-10.1c
         elif u.location.isdigit():
             air = state.markers.get("air_supplied", {})
-            out[u.id] = u.location in air  # SSA-10.1h, refined below
+            mark = air.get(u.location)  # SSA-10.1h, refined below: the side that flew it in
+            out[u.id] = bool(mark) and (not isinstance(mark, dict) or mark.get("side", side) == side)
             on_map.append(u)
         else:
             out[u.id] = _box_supplied(state, u)
