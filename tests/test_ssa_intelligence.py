@@ -51,6 +51,17 @@ def test_ssa_19_3_recon_only_at_the_start_of_the_phase(axis):
     assert "before any unit moves" in e.why
 
 
+def test_ssa_19_3_recon_again_at_the_start_of_the_mechanized_phase(axis):
+    """SSA-19.3: "At the beginning of each friendly initial movement or mechanized phase" -- an air
+    transfer in the Initial Movement phase does not count as a move of the Mechanized phase."""
+    s = axis([CONVOY, GE_F, {**GE_F, "id": "GE-f2"}, *US])
+    s.apply({"kind": "fly", "unit": "GE-f2", "to": "0306", "mission": "transfer"})
+    s = to_step(s, "player/mechanized-movement", "axis")
+    assert "0805" in {o["hex"] for o in s.legal_orders_of("recon")}
+    s.apply({"kind": "recon", "hex": "0805"})
+    assert s.ruleset.view(s, "axis").can_see("US-1")
+
+
 def test_ssa_19_2_special_operations_in_the_hex_reveal_it(axis):
     so = {"id": "GE-so", "nation": "GE", "type": "special_operations", "at": "0805"}
     s = axis([so, *US])

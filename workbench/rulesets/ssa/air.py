@@ -506,6 +506,7 @@ class FlyOrder(OrderKind):
             u.flag("carrier", order.get("carrier"))
             u.location = to
             u.props["transferred"] = True
+            u.props["transferred_in"] = state.step.path if state.step else ""  # 19.3: this phase's move
             state.emit("transfer", side=u.side, rule="SSA-6.6", text=f"{u.id} transfers {start} → {to}",
                        unit=u.id, start=start, to=to, carrier=order.get("carrier"))
             return
@@ -621,7 +622,7 @@ def end_of_mechanized_phase(state: State, step: Any) -> None:
                                            "Mechanized Movement phase)")
     for u in state.units_by_id.values():
         if u.side == phasing and is_air(state, u):
-            for k in ("flown", "transferred"):
+            for k in ("flown", "transferred", "transferred_in"):
                 u.props.pop(k, None)
     state.markers.pop("intercepted_hexes", None)
 

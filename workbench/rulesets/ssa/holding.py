@@ -439,6 +439,8 @@ class BoxFlightOrder(OrderKind):
             u.flag("carrier", None)
             u.location = to
             u.props["transferred" if mission == "transfer" else "flown"] = True
+            if mission == "transfer":
+                u.props["transferred_in"] = state.step.path if state.step else ""
             if mission == "air_supply":
                 marks = dict(state.markers.get("air_supplied", {}))
                 marks[f"{to}/{u.id}"] = {"side": u.side, "turn": state.turn, "box": to, "units": list(order["units"])}

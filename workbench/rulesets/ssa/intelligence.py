@@ -223,7 +223,7 @@ class ReconOrder(OrderKind):
         return any(u.side == side and (u.props.get("moved") == path or u.props.get("mf_spent")
                                        or u.props.get("railed") or u.props.get("sailed")
                                        or (u.props.get("flying") and state.step.key == INITIAL)
-                                       or u.props.get("transferred"))
+                                       or u.props.get("transferred_in") == path)
                    for u in state.units_by_id.values())
 
     def _free_sources(self, state: State, side: str) -> list[str]:
