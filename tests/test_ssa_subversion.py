@@ -188,3 +188,15 @@ def test_ssa_27_5_allies_resubvert_an_axis_subverted_country(game):
     s.apply({"kind": "subvert", "country": "HN"})
     assert country_side(s, "HN") == "allies" and s.unit("HO-1").side == "allies"
     assert int(control_array(s)[s.map.index(HN_FIELD)]) == ALLIES
+
+
+def test_ssa_27_5_allies_may_resubvert_a_country_pro_axis_by_a_coup():
+    """SSA-27.1/27.5: the Allies "may only subvert countries which are neutral or are controlled by
+    the enemy player" -- in D-Day North America 1944 Colombia and Venezuela start pro-Axis by coup
+    ([occupation] "coup"), so the Allies may target them."""
+    from workbench.engine import load_scenario
+    from workbench.rulesets.ssa.subversion import may_target
+
+    s = load_scenario("ssa/d-day-1944").new_state(seed=1)
+    assert may_target(s, "allies", "CO") is None and may_target(s, "allies", "VE") is None
+    assert may_target(s, "allies", "GT").startswith("SSA-27.5")  # Allied Guatemala: not a target

@@ -146,6 +146,15 @@ def attempting_units(state: State, side: str, code: str) -> list[Unit]:
     return sorted(out, key=lambda u: u.id)
 
 
+def _coup_country(state: State, code: str) -> bool:
+    """A country made pro-Axis by a coup (a war event, or the scenario's ``[occupation]`` "coup"):
+    one of its cities carries the coup mark (SSA-17.4c)."""
+    mask = country_mask(state, code)
+    hm = state.map
+    return mask is not None and any(hm.has_hex(h) and bool(mask[hm.index(h)])
+                                    for h in state.markers.get("coup_origin", []))
+
+
 def may_target(state: State, side: str, code: str) -> str | None:
     """Why ``side`` may not subvert ``code`` now (``None`` if it may): SSA-27.1, 27.2, 27.5, 27.6."""
     if nation_of(state, code) is None:
@@ -157,7 +166,8 @@ def may_target(state: State, side: str, code: str) -> str | None:
     proc = table(state)["procedure"]
     if side == "axis" and now not in proc["axis_targets"]:
         return f"SSA-27.1|{code} is already {now}: the Axis may subvert only neutral or Allied countries"
-    if side == "allies" and not (now == "axis" and code in state.markers.get("pro_axis_by", {})):
+    if side == "allies" and not (now == "axis" and (code in state.markers.get("pro_axis_by", {})
+                                                    or _coup_country(state, code))):
         return (f"SSA-27.5|{code} is {now}: the Allies may only re-subvert a country the Axis "
                 "made pro-Axis by subversion or a coup")
     done = state.markers.get("subversion_attempts", {}).get(side, {})
