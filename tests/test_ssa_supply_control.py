@@ -65,6 +65,18 @@ def test_ssa_10_1f_coastal_convoy_supplies_three_divisions(ssa_game):
     assert sum(st.values()) == 3
 
 
+def test_ssa_10_1f_a_logistic_corps_counts_against_the_coastal_limit(ssa_game):
+    """SSA-10.1f "a coastal hex up to three divisions"; 9.1c "Corps sized units are considered
+    equivalent to a division": three infantry divisions and a logistic corps at a plain coastal
+    convoy -- only three of the four are supplied."""
+    units = [{"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0303"}]  # coastal, no port
+    units += [{"id": f"GE-inf{i}", "nation": "GE", "type": "infantry_division", "at": h}
+              for i, h in enumerate(["0403", "0404", "0402"])]
+    units.append({"id": "GE-log", "nation": "GE", "type": "motorized_logistic_corps", "at": "0502"})
+    st = supply_status(state_of(ssa_game, units), "axis")
+    assert sum(st.values()) == 3
+
+
 def test_ssa_12_3a_a_bombed_port_supplies_only_as_a_coastal_hex(ssa_game):
     import numpy as np
 

@@ -284,7 +284,7 @@ def _assign(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoi
             if dist[i] > values.mf(state, u):
                 continue
             root = by_hex[int(nearest[i])].root
-            need = values.division_equivalents(state, u) if not _is_logistic(state, u) else Fraction(0)
+            need = values.division_equivalents(state, u)  # 10.1f, 9.1c: a logistic corps is a division too
             if left.get(root, UNLIMITED) >= need:
                 left[root] = left.get(root, UNLIMITED) - need
                 out[u.id] = True
