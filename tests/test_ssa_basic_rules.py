@@ -24,7 +24,7 @@ def state_of(ssa_game, units=(), **kw):
 
 # ------------------------------------------------------------------ SSA-10.1c
 def test_ssa_10_1c_units_carried_by_sea_are_in_supply(ssa_game):
-    tp = {"id": "US-tp", "nation": "US", "type": "transport", "at": "0312"}
+    tp = {"id": "US-tp", "nation": "US", "type": "transport", "at": "0210"}  # at sea: no supply point (10.1f)
     inf = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0312"}
     s = state_of(ssa_game, [tp, inf])
     assert supply_status(s, "allies")["US-inf"] is False  # 0312 is six hexes from Port City (MF 5)

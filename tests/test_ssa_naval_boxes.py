@@ -149,10 +149,13 @@ def test_ssa_7_7f_air_units_debark_only_at_a_friendly_airbase(ssa_game):
     tp = {"id": "US-tp", "nation": "US", "type": "transport", "at": "0306"}
     ftr = {"id": "US-f", "nation": "US", "type": "standard_fighter", "at": "0306"}
     inf = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0306"}
-    s = phase(ssa_game, [tp, ftr, inf], side="allies")
+    far = {"id": "GE-bb", "nation": "GE", "type": "battle_fleet", "at": "0101"}
+    s = phase(ssa_game, [tp, ftr, inf, far], side="allies")
     s.apply({"kind": "embark", "convoy": "US-tp", "units": ["US-f", "US-inf"]})
-    # 0312: a clear coastal hex 6 hexes from the transportation line, so not a supplied field base
     s.apply({"kind": "sail", "unit": "US-tp", "to": "0312"})
+    # 0312: a clear coastal hex 6 hexes from the transportation line, and a German fleet at 0211 cuts
+    # the convoy's sea line (10.1f), so not a supplied field base
+    s.unit("GE-bb").location = "0211"
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "debark", "convoy": "US-tp", "units": ["US-f"]})
     assert exc.value.rule == "SSA-7.7f" and "friendly airbase" in exc.value.why

@@ -77,6 +77,20 @@ def test_ssa_10_1f_a_logistic_corps_counts_against_the_coastal_limit(ssa_game):
     assert sum(st.values()) == 3
 
 
+def test_ssa_10_1f_allied_convoys_extend_supply_by_sea_too(ssa_game):
+    """SSA-10.1f: "both players may trace supply across all sea hexes ... by having a transport unit
+    on any coastal or port hex, tracing the supply line through sea hexes free of enemy naval units
+    and their zones of control, back to a friendly port hex or holding area".  US-inf at 0312, six
+    hexes from Port City (MF 5), is supplied by a US convoy there whose sea line runs back to Port
+    City; a German fleet at 0211 cuts that line."""
+    inf = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0312"}
+    tp = {"id": "US-tp", "nation": "US", "type": "transport", "at": "0312"}
+    assert supply_status(state_of(ssa_game, [inf]), "allies")["US-inf"] is False
+    assert supply_status(state_of(ssa_game, [inf, tp]), "allies")["US-inf"] is True
+    bb = {"id": "GE-bb", "nation": "GE", "type": "battle_fleet", "at": "0211"}
+    assert supply_status(state_of(ssa_game, [inf, tp, bb]), "allies")["US-inf"] is False
+
+
 def test_ssa_12_3a_a_bombed_port_supplies_only_as_a_coastal_hex(ssa_game):
     import numpy as np
 

@@ -162,9 +162,62 @@ def _sea_reach(state: State, ocean: str, enemy_naval: np.ndarray) -> np.ndarray:
 
 
 def allied_sources(state: State) -> list[SupplyPoint]:
-    """SSA-10.1d: every Allied-controlled industrial city, unlimited."""
-    return [SupplyPoint(i, UNLIMITED, k) for k, i in
-            enumerate(h for h in city_hexes(state, "industrial") if controls_city(state, "allies", h))]
+    """SSA-10.1d: every Allied-controlled industrial city, unlimited; and SSA-10.1f ("both players
+    may trace supply across all sea hexes"): Allied convoys in coastal hexes with a clear sea trace
+    back to a friendly port or an Allied-held holding area."""
+    out = [SupplyPoint(i, UNLIMITED, k) for k, i in
+           enumerate(h for h in city_hexes(state, "industrial") if controls_city(state, "allies", h))]
+    bombed = state.arrays.get("bombed")
+    convoys = state.derived(("ssa.allied_convoy_sources",), lambda: _allied_convoys(state),
+                            id(bombed), None if bombed is None else bombed.tobytes(),
+                            repr(state.markers.get("city_control")), repr(state.markers.get("box_control")))
+    return out + [SupplyPoint(i, cap, len(out) + k) for k, (i, cap) in enumerate(convoys)]
+
+
+def _allied_convoys(state: State) -> list[tuple[int, Fraction]]:
+    """SSA-10.1f for the Allies: (hex, capacity) of each coastal hex holding an Allied transport
+    whose sea trace, clear of Axis fleets and their naval ZOC, reaches a friendly port (an
+    Allied-held industrial port city, a supply source itself, not bombed, 12.3a) or the ocean edge
+    of an Allied holding area."""
+    hm = state.map
+    enemy_naval = naval_zoc(state, "axis").copy()
+    for u in state.units_by_id.values():
+        if u.side == "axis" and u.location.isdigit() and values.domain(state, u) == "naval" \
+                and u.type != "submarine":
+            enemy_naval[hm.index(u.location)] = True
+    port = hm.flag("port")
+    bombed = state.arrays.get("bombed")
+    if bombed is not None:
+        port = port & ~bombed
+    sea_ok = hm.is_water & ~enemy_naval
+    start = np.zeros(hm.size, dtype=bool)
+    for h in city_hexes(state, "industrial"):  # ruling: the port the line runs back to is a source (10.1d)
+        if port[h] and controls_city(state, "allies", h):
+            nb = hm.neighbors[h]
+            start[nb[nb >= 0]] = True
+    boxes = state.ruleset.tables["holding_areas"]["boxes"]
+    held = state.markers.get("box_control")  # read only: holding.box_control would record it
+    if held is None:
+        held = {k[4:]: v for k, v in state.game.scenario.raw.get("control", {}).items() if k.startswith("box.")}
+    for box, side in held.items():
+        if side == "allies":
+            for ocean in boxes.get(box, {}).get("adjacent_oceans", []):
+                start |= _sea_edge(state, ocean)
+    start &= sea_ok
+    if not start.any():
+        return []
+    reach = multi_source_reach(hm.neighbors, sea_ok, np.flatnonzero(start))
+    coastal = hm.flag("coastal")
+    limit = Fraction(state.ruleset.tables["movement"].get("supply", {}).get("coastal_convoy_limit", 3))
+    out: dict[int, Fraction] = {}
+    for u in state.units_by_id.values():
+        if u.side != "allies" or u.type != "transport" or not u.location.isdigit():
+            continue
+        i = hm.index(u.location)
+        nb = hm.neighbors[i]
+        if coastal[i] and (reach[i] >= 0 or any(reach[j] >= 0 for j in nb if j >= 0)):
+            out[i] = UNLIMITED if port[i] else limit
+    return sorted(out.items())
 
 
 def supply_status(state: State, side: str) -> dict[str, bool]:
