@@ -136,6 +136,25 @@ def test_ssa_7_7_G_convoy_picks_up_cargo_that_started_on_the_coast(ssa_game):
     assert s.unit("GE-i1").props["carried"] == "GE-tp"
 
 
+def test_ssa_7_7_the_convoy_carries_its_cargo_on_after_picking_it_up(ssa_game):
+    """SSA-7.7: "The convoy moves to the coastal or port hex, picks the unit up, and moves them to
+    any other port or coastal hex and debarks them" (7.1: unlimited ocean hexes) -- it sails again
+    after the pick-up; entering an enemy naval ZOC ends its movement (8.3)."""
+    tp = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0201"}
+    on_coast = {"id": "GE-i1", "nation": "GE", "type": "infantry_division", "at": "0303"}
+    s = phase(ssa_game, [tp, on_coast])
+    s.apply({"kind": "sail", "unit": "GE-tp", "to": "0303"})
+    s.apply({"kind": "embark", "convoy": "GE-tp", "units": ["GE-i1"]})
+    s.apply({"kind": "sail", "unit": "GE-tp", "to": "0310"})
+    assert s.unit("GE-tp").location == "0310" == s.unit("GE-i1").location
+    us = {"id": "US-bb", "nation": "US", "type": "battle_fleet", "at": "0211"}
+    s = phase(ssa_game, [tp, us])
+    s.apply({"kind": "sail", "unit": "GE-tp", "to": "0210"})  # next to the US fleet: in its naval ZOC
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "sail", "unit": "GE-tp", "to": "0201"})
+    assert exc.value.rule == "SSA-7.0" and "naval ZOC" in exc.value.why
+
+
 def test_ssa_7_7d_cargo_does_not_affect_naval_combat(ssa_game):
     tp = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0306"}
     cargo = [{"id": f"GE-i{i}", "nation": "GE", "type": "infantry_division", "at": "0306"} for i in range(2)]

@@ -69,6 +69,7 @@ def pacific_fall(state: State, step: Any = None) -> None:
                 u.location = box
                 u.props["moved"] = "pacific-fall"
                 u.props["sailed"] = True
+                u.props["sail_done"] = True
         state.emit("pacific_falls", side="axis", rule=r.get("rule", "SSA-SC1 SR7"),
                    text=f"the Pacific falls to Japan (die {die} <= turn {turn_number(state)})")
 

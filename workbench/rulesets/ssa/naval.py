@@ -114,8 +114,11 @@ class SailOrder(OrderKind):
 
     def movers(self, state: State) -> list[Unit]:
         side = state.decision.side
+        # 7.1 "an unlimited number of ocean hexes": a fleet may sail on after a stop (7.7: a convoy
+        # sails to the coast, picks its cargo up and carries it on) until it enters an enemy naval
+        # ZOC (8.3) or a holding area (7.2), which end its movement (``sail_done``)
         return [u for u in state.units_by_id.values() if u.side == side and values.domain(state, u) == "naval"
-                and not u.props.get("sailed") and u.location not in ("Eliminated", "unplaced", "Force pool")
+                and not u.props.get("sail_done") and u.location not in ("Eliminated", "unplaced", "Force pool")
                 and not frozen(state, u)]
 
     def _network(self, state: State, side: str):  # noqa: ANN202
@@ -226,7 +229,8 @@ class SailOrder(OrderKind):
         uid, to = order.get("unit"), order.get("to")
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         if u is None or u not in self.movers(state):
-            raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase")
+            raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase (a fleet "
+                               "stops for the phase on entering an enemy naval ZOC or a holding area)")
         idx, boxes = self.reach(state, u)
         hm = state.map
         if isinstance(to, str) and hm.has_hex(to) and not sea_arrays(state)[0][hm.index(to)]:
@@ -255,6 +259,9 @@ class SailOrder(OrderKind):
         start = u.location
         u.location = order["to"]
         u.props["sailed"] = True
+        hm = state.map
+        if not hm.has_hex(u.location) or naval_zoc(state, other(u.side))[hm.index(u.location)]:
+            u.props["sail_done"] = True  # 7.2 (a holding area), 8.3 (enemy naval ZOC): no further
         for cargo in carried_by(state, u):
             cargo.location = u.location
         state.emit("sail", side=u.side, rule=self.rule, text=f"{u.id} sails {start} → {u.location}",

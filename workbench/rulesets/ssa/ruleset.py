@@ -109,7 +109,7 @@ class SSARuleset(Ruleset):
         resolve_overstacks(state, state.phasing)
         state.markers.pop(MOVEMENT_MARK, None)  # SSA-10.G: judged anew at the next phase start
         for u in state.units_by_id.values():
-            for k in ("mf_spent", "moved", "railed", "sailed"):
+            for k in ("mf_spent", "moved", "railed", "sailed", "sail_done"):
                 u.props.pop(k, None)
 
     def _end_land_combat(self, state: State, step: Step) -> None:
