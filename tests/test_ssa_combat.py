@@ -154,6 +154,26 @@ def test_ssa_11_2_a_unit_is_attacked_once_a_phase_even_after_retreating(combat):
     assert not any(o["kind"] == "attack" and o["targets"] == ["0604"] for o in s.legal_orders())
 
 
+def test_ssa_11_9_retreat_priorities_g10(combat):
+    """Ruling G-10 (tables/retreat.toml): among the hexes a unit may retreat into, one that keeps
+    stacking first, then the farthest from the attackers, then one that can trace supply.  After
+    a DE at 0505, 0506 (next to the attacker in 0405) is refused while 0604 and 0605 (two hexes
+    away) are open."""
+    units = [{"id": "GE-a", "nation": "GE", "type": "infantry_division", "at": "0405"},
+             {"id": "GE-b", "nation": "GE", "type": "infantry_division", "at": "0404"}, CONVOY,
+             {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0505"},
+             {"id": "US-2", "nation": "US", "type": "infantry_division", "at": "0506"}]
+    s = combat(units, 1)
+    s.apply({"kind": "attack", "attackers": ["GE-a", "GE-b"], "targets": ["0505"]})
+    assert last_combat(s)["result"] == "DE"
+    assert sorted(o["to"] for o in s.legal_orders()) == ["0604", "0605"]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "retreat", "unit": "US-inf", "to": "0506"})
+    assert exc.value.rule == "SSA-11.9" and "G-10" in exc.value.why
+    s.apply({"kind": "retreat", "unit": "US-inf", "to": "0604"})
+    assert s.unit("US-inf").location == "0604"
+
+
 def adj_shift(col, n):
     from workbench.rulesets.ssa import adjudicate
 

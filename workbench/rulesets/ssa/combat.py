@@ -258,6 +258,11 @@ class AttackOrder(OrderKind):
         apply_result(state, result, side, a)
 
 
+def _hexes(state: State, unit_ids: list[str]) -> list[str]:
+    """Where the enemy units of a combat stand: what a retreat moves away from (G-10)."""
+    return sorted({state.unit(u).location for u in unit_ids if state.unit(u).location.isdigit()})
+
+
 def apply_result(state: State, result: str, side: str, a: Assessment) -> None:
     """SSA-11.9a-g."""
     enemy = other(side)
@@ -268,16 +273,18 @@ def apply_result(state: State, result: str, side: str, a: Assessment) -> None:
     elif result == "DE":
         for uid in a.defenders:
             reduce(state, state.unit(uid), "SSA-11.9b")
-        start_retreats(state, enemy, _survivors(state, a.defenders), "SSA-11.9b")
+        start_retreats(state, enemy, _survivors(state, a.defenders), "SSA-11.9b",
+                       away_from=_hexes(state, a.attackers))
     elif result == "DR":
-        start_retreats(state, enemy, a.defenders, "SSA-11.9c")
+        start_retreats(state, enemy, a.defenders, "SSA-11.9c", away_from=_hexes(state, a.attackers))
     elif result == "AR":
-        start_retreats(state, side, assault.retreat_instead(state, a.attackers, "SSA-11.9e"), "SSA-11.9e")
+        start_retreats(state, side, assault.retreat_instead(state, a.attackers, "SSA-11.9e"), "SSA-11.9e",
+                       away_from=_hexes(state, a.defenders))
     elif result == "AE":
         for uid in a.attackers:
             reduce(state, state.unit(uid), "SSA-11.9f")
         start_retreats(state, side, assault.retreat_instead(state, _survivors(state, a.attackers), "SSA-11.9f"),
-                       "SSA-11.9f")
+                       "SSA-11.9f", away_from=_hexes(state, a.defenders))
     elif result == "AZ":
         for uid in a.attackers:
             eliminate(state, state.unit(uid), "SSA-11.9g")

@@ -52,8 +52,32 @@ def retreat_hexes(state: State, unit: Unit) -> list[str]:
     return out
 
 
-def start_retreats(state: State, side: str, unit_ids: list[str], rule: str, then: str | None = None) -> None:
-    """Units of ``side`` must retreat: those with no hex are eliminated, the owner places the rest."""
+def preferred_hexes(state: State, unit: Unit, away_from: list[str]) -> list[str]:
+    """The eligible hexes the retreat priorities of gap G-10 (tables/retreat.toml) leave the owner:
+    one that keeps stacking (9.1) over one that does not; then the farthest from the units it
+    retreats from; then one that can trace supply (10.1); the owner chooses among the rest."""
+    from workbench.rulesets.ssa.stacking import land_room
+    from workbench.rulesets.ssa.supply import can_trace_from
+
+    hm = state.map
+    options = retreat_hexes(state, unit)
+    fits = [h for h in options if land_room(state, unit.side, h, unit) is None]
+    options = fits or options
+    spots = [hm.index(h) for h in away_from if hm.has_hex(h)]
+    if spots and len(options) > 1:
+        far = {h: min(int(hm.grid.distance(hm.index(h), j)) for j in spots) for h in options}
+        best = max(far.values())
+        options = [h for h in options if far[h] == best]
+    if len(options) > 1:
+        supplied = [h for h in options if can_trace_from(state, unit, h)]
+        options = supplied or options
+    return options
+
+
+def start_retreats(state: State, side: str, unit_ids: list[str], rule: str, then: str | None = None,
+                   away_from: list[str] | None = None) -> None:
+    """Units of ``side`` must retreat: those with no hex are eliminated, the owner places the rest
+    (``away_from``: the hexes of the enemy units of the combat, for the G-10 priorities)."""
     pending = []
     for uid in unit_ids:
         unit = state.unit(uid)
@@ -65,7 +89,7 @@ def start_retreats(state: State, side: str, unit_ids: list[str], rule: str, then
             eliminate(state, unit, rule, " (no hex to retreat into)")
     if pending:
         state.push_interrupt("retreat", side, rule, f"retreat {', '.join(pending)} one hex",
-                             ["retreat"], pending=pending, then=then)
+                             ["retreat"], pending=pending, then=then, away_from=list(away_from or []))
     elif then:
         state.ruleset.procedures[then](state, {"data": {}})
 
@@ -75,12 +99,14 @@ class RetreatOrder(OrderKind):
     rule = "SSA-11.9"
 
     def legal(self, state: State) -> list[dict[str, Any]]:
-        pending = state.frames[-1]["data"]["pending"]
-        uid = pending[0]
-        return [{"kind": "retreat", "unit": uid, "to": h} for h in retreat_hexes(state, state.unit(uid))]
+        data = state.frames[-1]["data"]
+        uid = data["pending"][0]
+        return [{"kind": "retreat", "unit": uid, "to": h}
+                for h in preferred_hexes(state, state.unit(uid), data.get("away_from", []))]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
-        pending = state.frames[-1]["data"]["pending"]
+        data = state.frames[-1]["data"]
+        pending = data["pending"]
         uid = order.get("unit")
         if uid not in pending:
             raise IllegalOrder(self.rule, f"units to retreat now: {', '.join(pending)}")
@@ -88,6 +114,11 @@ class RetreatOrder(OrderKind):
         if order.get("to") not in options:
             raise IllegalOrder("SSA-8.5", f"{uid} may retreat only into {', '.join(options)} "
                                "(no enemy units, enterable, not enemy ZOC unless a friendly unit is there)")
+        best = preferred_hexes(state, state.unit(uid), data.get("away_from", []))
+        if order.get("to") not in best:
+            raise IllegalOrder("SSA-11.9", f"{uid} must retreat into {', '.join(best)}: the retreat priorities "
+                               "(ruling G-10) put a hex that keeps stacking first, then the farthest from the "
+                               "enemy units of the combat, then one that can trace supply")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         f = state.frames[-1]

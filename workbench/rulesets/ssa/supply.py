@@ -271,6 +271,27 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
     return out
 
 
+def can_trace_from(state: State, unit: Unit, label: str) -> bool:
+    """Could ``unit`` trace supply from ``label`` (SSA-10.1a: a line within its MF to a supply
+    point, logistic chains included; convoy capacity not counted)?  For the retreat priorities
+    (gap G-10), which compare the hexes a unit may retreat into."""
+    side = unit.side
+    jp = unit.nation in JAPANESE
+    mech = values.is_mech(state, unit)
+
+    def field() -> np.ndarray:
+        graphs = {m: _step_graph(state, side, m, reverse=True) for m in (False, True)}
+        sources = allied_sources(state) if side == "allies" else axis_sources(state, jp)
+        logistics = [u for u in state.units_by_id.values() if u.side == side and u.location.isdigit()
+                     and values.is_land(state, u) and _is_logistic(state, u)
+                     and (side == "allies" or (u.nation in JAPANESE) == jp)]
+        points = _chain(state, graphs, sources, logistics)
+        return _cost_to(graphs[mech], [p.hex for p in points])[0]
+
+    dist = state.derived(("ssa.trace_field", side, jp, mech), field)
+    return bool(dist[state.map.index(label)] <= values.mf(state, unit))
+
+
 def judge_for_movement(state: State, step: object = None) -> None:
     """SSA-10.G: supply for movement is judged once, at the start of the friendly Initial
     Movement and Mechanized Movement phases.  The phasing side's on-map land units that are
