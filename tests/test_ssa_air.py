@@ -200,6 +200,22 @@ def test_ssa_7_7f_an_air_unit_aboard_a_convoy_does_not_fly_off(allied):
     assert s.unit("US-f").props.get("carried") == "US-tp"
 
 
+def test_ssa_12_1_ground_support_over_an_amphibious_assault(allied):
+    """SSA-12.1: "The attacker moves his aircraft to the target hex and adds the bombardment strength
+    of his aircraft to his land units' combat strength" -- also for units that landed by assault in
+    the defenders' own hex (G-09), with no friendly unit next to it."""
+    s = allied([{"id": "US-tp", "nation": "US", "type": "transport", "at": "0306"},
+                {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0306"},
+                tb("US-t1", "0806"), {"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "0302"}])
+    s.apply({"kind": "embark", "convoy": "US-tp", "units": ["US-inf"]})
+    s.apply({"kind": "sail", "unit": "US-tp", "to": "0302"})
+    s.apply({"kind": "amphibious_assault", "convoy": "US-tp", "units": ["US-inf"]})
+    fly = {"kind": "fly", "unit": "US-t1", "to": "0302", "mission": "ground_support"}
+    assert fly in s.legal_orders()
+    s.apply(fly)
+    assert s.unit("US-t1").props.get("mission") == "ground_support"
+
+
 def test_ssa_12_1_only_ground_support_missions_support(allied):
     us = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "0605"}
     s = allied([us, GE_INF, tb("US-t1", "0806")])

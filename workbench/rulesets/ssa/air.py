@@ -357,7 +357,7 @@ def mission_targets(state: State, side: str, mission: str) -> np.ndarray:
                         mine[hm.index(u.location)] = True
                 nb = hm.neighbors
                 near = np.where(nb >= 0, mine[np.maximum(nb, 0)], False).any(axis=1)
-                out &= near
+                out &= near | mine  # in the hex itself: an amphibious assault attacks its own hex (G-09)
         elif mission == "interdict_naval":
             for u in state.units_by_id.values():
                 if u.side == enemy and on_map(u) and values.domain(state, u) == "naval":
