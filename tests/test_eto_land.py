@@ -189,6 +189,19 @@ def test_eto_22_3_a_stack_with_more_partner_units_than_the_majors(tmp_path):
     assert active == ["GE-a", "RO-1"] and s.tracks["GE.offensives"] == 2
 
 
+def test_eto_22_0_malformed_unit_lists_are_refused_as_illegal_orders(tmp_path):
+    """Bad input gets a clear error: a nested or non-list ``units`` is an IllegalOrder (22.0), not a
+    Python error, and the state is untouched."""
+    s = new_state(tmp_path, [*GE2, SU1])
+    begin_offensive(s)
+    before = s.digest()
+    for bad in ([["GE-a"]], "GE-a", [1], []):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply({"kind": "activate", "mode": "stack", "hex": "08640", "units": bad})
+        assert exc.value.rule == "ETO-22.0"
+    assert s.digest() == before
+
+
 def test_eto_22_0_half_must_be_the_majors(tmp_path):
     """22.0: "at least half of the land units activated must belong to that major nation." """
     units = [unit("GE-HQ", "GE", "hq", "08540"), unit("RO-1", "RO", "infantry", "08640"),
@@ -454,6 +467,11 @@ def test_eto_26_0_an_empty_enemy_fortification_is_attacked_and_taken(tmp_path):
     assert (c["attack"], c["defense"], c["column"], c["result"]) == (2, 2, "1:1", "x")
     assert s.markers["forts"]["08740"]["kind"] == "fortification"
     assert s.decision.kind != "advance" and s.unit("GE-a").location == FORCE_POOL  # x: its last step
+    s, c = _attack_empty_fort(tmp_path, [unit("GE-a", "GE", "armor", "08640")], ["GE-a"], 1)
+    assert (c["column"], c["result"]) == ("3:1", "x")  # 6 against 2
+    while s.decision.kind == "attacker_losses":
+        s.apply(s.legal_orders()[0])
+    assert s.markers["forts"]["08740"] and not s.unit("GE-a").props.get("can_exploit")  # not vacated (29.1)
 
 
 def test_eto_27_1_AE_and_x(tmp_path):

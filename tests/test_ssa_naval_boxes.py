@@ -139,7 +139,7 @@ def test_ssa_7_7_G_convoy_picks_up_cargo_that_started_on_the_coast(ssa_game):
 def test_ssa_7_7_the_convoy_carries_its_cargo_on_after_picking_it_up(ssa_game):
     """SSA-7.7: "The convoy moves to the coastal or port hex, picks the unit up, and moves them to
     any other port or coastal hex and debarks them" (7.1: unlimited ocean hexes) -- it sails again
-    after the pick-up; entering an enemy naval ZOC ends its movement (8.3)."""
+    after the pick-up; debarking the cargo or entering an enemy naval ZOC (8.3) ends its movement."""
     tp = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0201"}
     on_coast = {"id": "GE-i1", "nation": "GE", "type": "infantry_division", "at": "0303"}
     s = phase(ssa_game, [tp, on_coast])
@@ -147,6 +147,10 @@ def test_ssa_7_7_the_convoy_carries_its_cargo_on_after_picking_it_up(ssa_game):
     s.apply({"kind": "embark", "convoy": "GE-tp", "units": ["GE-i1"]})
     s.apply({"kind": "sail", "unit": "GE-tp", "to": "0310"})
     assert s.unit("GE-tp").location == "0310" == s.unit("GE-i1").location
+    s.apply({"kind": "debark", "convoy": "GE-tp", "units": ["GE-i1"]})
+    with pytest.raises(IllegalOrder) as exc:  # one lift a phase: no shuttling back for more
+        s.apply({"kind": "sail", "unit": "GE-tp", "to": "0303"})
+    assert "debarked" in exc.value.why
     us = {"id": "US-bb", "nation": "US", "type": "battle_fleet", "at": "0211"}
     s = phase(ssa_game, [tp, us])
     s.apply({"kind": "sail", "unit": "GE-tp", "to": "0210"})  # next to the US fleet: in its naval ZOC

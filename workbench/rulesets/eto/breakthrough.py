@@ -115,12 +115,10 @@ class BreakthroughOrder(OrderKind):
                     out.append(o)
                 for g in gens:
                     ok = plain
-                    if g.id == lead and labels:
-                        start, g.location = g.location, end_label
-                        try:
-                            ok = target_why_not(state, side, t, moved, "breakthrough") is None
-                        finally:
-                            g.location = start
+                    if g.id == lead and labels and not plain:
+                        # 22.2: he rides with the stack, so the hex attacked must be next to where it ends
+                        ok = hm.distance(end_label, t) == 1 and target_why_not(
+                            state, side, t, moved, "breakthrough", general_at=end_label) is None
                     if ok:
                         out.append({**o, "general": g.id})
         return out
@@ -137,12 +135,13 @@ class BreakthroughOrder(OrderKind):
     def _subset_ok(self, state: State, order: dict[str, Any]) -> bool:
         """28.6: any part of a stack's armor (legal() lists the whole stack and single units)."""
         ids = order.get("units")
-        if self._left(state) <= 1 or not isinstance(ids, list) or not ids or len(set(ids)) != len(ids):
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids) \
+                or len(set(ids)) != len(ids):
             return False
         for _h, armor, gens in stacks(state, state.decision.side):
             part = [u for u in armor if u.id in ids]
-            if len(part) == len(ids):
-                return order in self._options(state, part, gens)
+            if len(part) == len(ids) and (self._left(state) > 1 or len(part) == len(armor)):
+                return {**order, "units": [u.id for u in part]} in self._options(state, part, gens)
         return False
 
     def execute(self, state: State, order: dict[str, Any]) -> None:

@@ -296,7 +296,10 @@ def enemy_fort(state: State, side: str, target: str) -> bool:
     return bool(terrain_arrays(state).fort_hex[i]) and control(state)[i] == SIDE_CODE[values.other(side)]
 
 
-def target_why_not(state: State, side: str, target: str, attackers: list[Unit], mode: str) -> str | None:
+def target_why_not(state: State, side: str, target: str, attackers: list[Unit], mode: str,
+                   general_at: str | None = None) -> str | None:
+    """Why the attackers may not attack ``target`` in this step (None if they may);
+    ``general_at``: where the general leading a 22.2 offensive will be (riding a breakthrough)."""
     hm = state.map
     enemy = values.other(side)
     if not hm.has_hex(target):
@@ -314,7 +317,8 @@ def target_why_not(state: State, side: str, target: str, attackers: list[Unit], 
     off = command.offensive(state)
     if off.get("mode") == "general":
         gen = state.unit(off["general"])
-        if not values.on_map(gen) or hm.distance(gen.location, target) > 1:
+        where = general_at or gen.location
+        if not values.on_map_label(where) or hm.distance(where, target) > 1:
             return f"ETO-22.2: {target} is not adjacent to general {gen.id}"
     rules = {r.get("effect") for r in state.game.scenario.raw.get("special_rules", []) if isinstance(r, dict)}
     for u in attackers:
@@ -681,6 +685,8 @@ def finish(state: State, c: dict[str, Any]) -> None:
 
     paradrop.not_vacated(state, c)  # 19.4, 28.7, 29.4
     vacated = not combat_units_at(state, c["target"], values.other(c["side"]))
+    if "defenders" in c and not c["defenders"] and c.get("result") != "partisans":
+        vacated = bool(c.get("affects_defender"))  # an empty fort falls only to such a result (27.4)
     for p in paradrop.dropped_attackers(state, c) if vacated else []:
         pass_through(state, p, [state.map.index(c["target"])])  # 24.4: the para holds the hex
     if c["mode"] == "combat" and vacated:

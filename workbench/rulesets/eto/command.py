@@ -194,10 +194,10 @@ def minor_offensives_allowed(state: State, nation: str) -> int:
 
 
 def _offensive_nation(state: State, units: list[Unit], side: str) -> str | None:
-    """The major that pays for a stack's offensive: the one with most combat units in it.  It
+    """The major that pays for a stack's offensive: the one with most unactivated combat units in it.  It
     need not be half the stack -- only half the units it activates (22.0), so with one German and
     two Rumanian units Germany activates its unit and one Rumanian."""
-    land = [u for u in units if values.is_combat_unit(state, u)]
+    land = [u for u in units if values.is_combat_unit(state, u) and not u.props.get("activated")]
     best, most = None, 0
     for n in majors_of_side(state, side):
         mine = sum(1 for u in land if u.nation == n)
@@ -278,7 +278,8 @@ class ActivateHQOrder(OrderKind):
     @staticmethod
     def _pay_ok(state: State, pay: Any, payers: list[str], eps: int) -> bool:
         return isinstance(pay, dict) and not set(pay) - set(payers) and all(
-            isinstance(v, int) and 0 <= v <= spendable(state, n) for n, v in pay.items()) and sum(pay.values()) == eps
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= spendable(state, n)
+            for n, v in pay.items()) and sum(pay.values()) == eps
 
     @staticmethod
     def _split(state: State, units: list[Unit], eps: int, pay: dict[str, int] | None) -> dict[str, int]:
@@ -460,7 +461,8 @@ def _named_why_not(state: State, order: dict[str, Any], side: str) -> str | None
     else:
         pool = _minor_units(state, order, side)
     by_id = {u.id: u for u in pool}
-    if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not set(ids) <= set(by_id):
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids) \
+            or len(set(ids)) != len(ids) or not set(ids) <= set(by_id):
         where = f"in {order['hex']}" if order["mode"] == "stack" else "that this offensive may activate"
         return f"ETO-22.0: name some of the unactivated units {where}"
     if order["mode"] == "stack":

@@ -518,7 +518,8 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
             return f"ETO-24.1: {unit.id} cannot enter {first}: the hex is closed to this unit"
         w = Walker(state, unit, mode, origin=e, spent=mp)
         if w.spec.zoc_rule in ("hq", "general") and w.ez[e] and not w.friend_land[e]:
-            return f"ETO-23.2: HQ {unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit"
+            rule = "ETO-23.2" if w.spec.zoc_rule == "hq" else "ETO-30.1"
+            return f"{rule}: {unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit"
         if mp > w.limit(w.initial()[1]):
             return f"ETO-24.0: {unit.id} has fewer than the {mp} MPs the {name} costs"
         return w.why_not([hm.index(h) for h in hexes[1:]])

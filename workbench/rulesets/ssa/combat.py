@@ -222,7 +222,8 @@ class AttackOrder(OrderKind):
             raise IllegalOrder.cited(why, self.rule)
         for key, test, rule in (("support", self._is_support, "SSA-12.1"), ("gunfire", self._is_gunfire, "SSA-11.7")):
             given = order.get(key, [])
-            if not isinstance(given, list) or len(set(map(str, given))) != len(given):
+            if not isinstance(given, list) or not all(isinstance(g, str) for g in given) \
+                    or len(set(given)) != len(given):
                 raise IllegalOrder(rule, f"'{key}' lists each unit once: a unit adds its strength to an attack once")
             for uid in given:
                 if not test(state, side, uid, targets):

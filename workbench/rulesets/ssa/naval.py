@@ -230,7 +230,8 @@ class SailOrder(OrderKind):
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         if u is None or u not in self.movers(state):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase (a fleet "
-                               "stops for the phase on entering an enemy naval ZOC or a holding area)")
+                               "stops for the phase on entering an enemy naval ZOC or a holding area, a convoy "
+                               "once it has debarked its cargo)")
         idx, boxes = self.reach(state, u)
         hm = state.map
         if isinstance(to, str) and hm.has_hex(to) and not sea_arrays(state)[0][hm.index(to)]:
@@ -467,6 +468,9 @@ class DebarkOrder(OrderKind):
             u.location = convoy.location
             u.props["moved"] = state.step.path if state.step else "debarked"
             u.props["mf_spent"] = 10**6  # debarked units move no further this phase
+        # 7.7: the convoy "picks the unit up, and moves them to any other port or coastal hex and
+        # debarks them" -- one lift a phase: having debarked, it sails no further
+        convoy.props["sail_done"] = True
         state.emit("debark", side=convoy.side, rule=self.rule,
                    text=f"{', '.join(order['units'])} debark at {convoy.location}",
                    convoy=convoy.id, units=order["units"], at=convoy.location)

@@ -288,7 +288,11 @@ def can_trace_from(state: State, unit: Unit, label: str) -> bool:
         points = _chain(state, graphs, sources, logistics)
         return _cost_to(graphs[mech], [p.hex for p in points])[0]
 
-    dist = state.derived(("ssa.trace_field", side, jp, mech), field)
+    deps = [repr(state.markers.get("city_control")), repr(state.markers.get("box_control"))]
+    for name in ("control", "bombed", "neutral"):
+        a = state.arrays.get(name)
+        deps += [id(a), None if a is None else a.tobytes()]
+    dist = state.derived(("ssa.trace_field", side, jp, mech), field, *deps)
     return bool(dist[state.map.index(label)] <= values.mf(state, unit))
 
 
