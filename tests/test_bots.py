@@ -288,3 +288,15 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
     scores = {o["at"]: pol.brain._hq_score(ctx, hq, o["at"], fresh=True) for o in ranked}
     assert scores[best] == max(scores.values()) >= 10, "it commands ten or more units in contact"
     assert best != labels[0] and pol.brain._hq_score(ctx, hq, labels[0], fresh=True) == 0
+
+
+def test_ssa_summary_records_the_ssa_20_victory_points():
+    """The per-game summary carries each side's VP when the game ended on the SSA-20.5 count
+    (ssa/1941 at the start: Allies 169, Axis 1)."""
+    from workbench.bots.score import summarize
+    from workbench.rulesets.ssa.victory import final_result
+
+    s = wb.load_scenario("ssa/1941").new_state(seed=1)
+    s.result = final_result(s)
+    row = summarize(s)
+    assert (row["winner"], row["vp_axis"], row["vp_allies"]) == ("allies", 1.0, 169.0)
