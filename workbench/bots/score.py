@@ -145,7 +145,7 @@ def summarize(state: Any, start: dict[str, Any] | None = None) -> dict[str, Any]
     winner, level = res.get("winner"), res.get("level", "unfinished" if not state.is_over else "draw")
     vp_axis = res.get("axis_vp")
     vp_allies = res.get("allies_vp")
-    if isinstance(res.get("vp"), dict):  # SSA-20.5: the ruleset's own count
+    if state.ruleset.name == "ssa" and isinstance(res.get("vp"), dict):  # SSA-20.5: the ruleset's own count
         vp_axis, vp_allies = res["vp"].get("axis"), res["vp"].get("allies")
     elif "japanese_industrial_hexes" in res:  # SC0: the Japanese count is the scenario's measure
         vp_axis = res["japanese_industrial_hexes"]
