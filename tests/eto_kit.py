@@ -103,3 +103,17 @@ def events(state, kind: str) -> list[dict[str, Any]]:  # noqa: ANN001
 
     return [{**e, "data": json.loads(e["data"]) if isinstance(e.get("data"), str) else (e.get("data") or {})}
             for e in state.log if e["kind"] == kind]
+
+
+def stack_attack(state, attackers: tuple[str, ...] = ("GE-a", "GE-b"), hex_: str = "08640",  # noqa: ANN001, ANN201
+                 target: str = "08740"):
+    """The stack at ``hex_`` makes a stack offensive (22.3) on ``target`` and rolls it; returns the
+    combat event's data."""
+    begin_offensive(state)
+    state.apply({"kind": "activate", "mode": "stack", "hex": hex_})
+    step_to(state, "offensive/combat")
+    state.apply({"kind": "attack"})
+    state.apply({"kind": "designate", "target": target, "attackers": list(attackers)})
+    step_to(state, "resolve")
+    state.apply({"kind": "resolve", "target": target})
+    return events(state, "combat")[-1]["data"]

@@ -8,7 +8,7 @@ takes that nation's authored values from units.toml)."""
 from __future__ import annotations
 
 import pytest
-from eto_kit import FixedDice, begin_offensive, events, new_state, step_to, unit
+from eto_kit import FixedDice, begin_offensive, events, new_state, stack_attack, step_to, unit
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.eto.combat import _trigger_blitzkrieg, assess, blitzkrieg_applies
@@ -23,17 +23,6 @@ BLITZ = "blitzkrieg bonus"
 
 def _drm_names(state, attackers, target="08740"):
     return [why for _, why, _ in assess(state, "axis", attackers, target).drms]
-
-
-def _stack_attack(s):  # noqa: ANN001
-    """The German stack at 08640 makes a stack offensive (22.3) on 08740 and rolls it."""
-    begin_offensive(s)
-    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
-    step_to(s, "offensive/combat")
-    s.apply({"kind": "attack"})
-    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
-    step_to(s, "resolve")
-    s.apply({"kind": "resolve", "target": "08740"})
 
 
 def _units(state, *ids):
@@ -79,7 +68,7 @@ def test_eto_44_5_us_units_bonus_anywhere_on_the_first_turn(tmp_path):
     s = new_state(tmp_path, [*GE2, *SU2], 4)
     s.unit("SU-a").nation = "US"
     assert "blitzkrieg.US" not in s.tracks and "blitzkrieg.SU" not in s.tracks
-    _stack_attack(s)
+    stack_attack(s)
     ev = events(s, "blitzkrieg")
     assert [(e["rule"], e["data"]["nation"]) for e in ev] == [("ETO-44.5", "US")]
     assert s.tracks["blitzkrieg.US"] == "active:1941-07" and "blitzkrieg.SU" not in s.tracks
@@ -219,7 +208,7 @@ def test_eto_27_6_destroyed_fort_is_marked_and_can_be_repaired_for_two_eps(tmp_p
     real = s.dice
     s.markers["forts"] = {"08740": {"side": "allies", "kind": "fortification"}}
     s.dice = FixedDice(6)
-    _stack_attack(s)
+    stack_attack(s)
     c = events(s, "combat")[-1]["data"]
     assert (c["attack"], c["defense"], c["column"], c["result"]) == (8, 4, "2:1", "D2")
     s.apply({"kind": "take_losses", "units": []})

@@ -4,7 +4,7 @@ supply, rail, HQs, replenishment), on small scenarios of the europe map (see eto
 from __future__ import annotations
 
 import pytest
-from eto_kit import begin_offensive, events, new_state, step_to, unit
+from eto_kit import begin_offensive, events, new_state, stack_attack, step_to, unit
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import command, rail, supply, values
@@ -413,27 +413,13 @@ def test_eto_27_1_paren_D2_is_x_against_a_fortification_not_an_airfield(tmp_path
     fortification marker (+2 SP: two 6-SP panzers, 12 against 4, 3:1) turns the (D2) of a 6 into x."""
     s = new_state(tmp_path, [*GE2, SU1], 5)
     s.markers.setdefault("forts", {})["08740"] = {"kind": "airfield", "side": "allies"}
-    begin_offensive(s)
-    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
-    step_to(s, "offensive/combat")
-    s.apply({"kind": "attack"})
-    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
-    step_to(s, "resolve")
-    s.apply({"kind": "resolve", "target": "08740"})
-    c = events(s, "combat")[-1]["data"]
+    c = stack_attack(s)
     assert (c["column"], c["printed_result"], c["result"]) == ("4:1", "(D2)", "(D2)")
     assert s.decision.kind == "retreat"
     panzers = [unit("GE-a", "GE", "armor", "08640"), unit("GE-b", "GE", "armor", "08640")]
     s = new_state(tmp_path, [*panzers, SU1], 6)
     s.markers.setdefault("forts", {})["08740"] = {"kind": "fortification", "side": "allies"}
-    begin_offensive(s)
-    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
-    step_to(s, "offensive/combat")
-    s.apply({"kind": "attack"})
-    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
-    step_to(s, "resolve")
-    s.apply({"kind": "resolve", "target": "08740"})
-    c = events(s, "combat")[-1]["data"]
+    c = stack_attack(s)
     assert (c["attack"], c["defense"], c["column"], c["die"]) == (12, 4, "3:1", 6)
     assert (c["printed_result"], c["result"]) == ("(D2)", "x")
 
@@ -441,14 +427,7 @@ def test_eto_27_1_paren_D2_is_x_against_a_fortification_not_an_airfield(tmp_path
 def _attack_empty_fort(tmp_path, units, attackers, die):
     s = new_state(tmp_path, [*units, unit("SU-x", "SU", "infantry", "08940")], die)
     s.markers.setdefault("forts", {})["08740"] = {"kind": "fortification", "side": "allies"}
-    begin_offensive(s)
-    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
-    step_to(s, "offensive/combat")
-    s.apply({"kind": "attack"})
-    s.apply({"kind": "designate", "target": "08740", "attackers": attackers})
-    step_to(s, "resolve")
-    s.apply({"kind": "resolve", "target": "08740"})
-    return s, events(s, "combat")[-1]["data"]
+    return s, stack_attack(s, tuple(attackers))
 
 
 def test_eto_26_0_an_empty_enemy_fortification_is_attacked_and_taken(tmp_path):
