@@ -113,11 +113,7 @@ def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
 
 def _axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
     hm = state.map
-    enemy_naval = naval_zoc(state, "allies").copy()  # the ZOC array is cached: never write into it
-    for u in state.units_by_id.values():
-        if u.side == "allies" and u.location.isdigit() and values.domain(state, u) == "naval" \
-                and u.type != "submarine":
-            enemy_naval[hm.index(u.location)] = True
+    enemy_naval = _sea_blocked(state, "allies")
     ocean = "pacific" if japanese else "atlantic"
     reach = _sea_reach(state, ocean, enemy_naval)
     coastal = hm.flag("coastal")
@@ -141,6 +137,14 @@ def _axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
                 state.ruleset.tables["movement"].get("supply", {}).get("coastal_convoy_limit", 3))
             out.append(SupplyPoint(i, cap, len(out)))
     return out
+
+
+def _sea_blocked(state: State, enemy: str) -> np.ndarray:
+    """SSA-10.1f: sea hexes a supply line may not cross -- ``enemy`` fleets (not submarines,
+    13.6: naval._enemy_fleets) and their naval ZOC.  A fresh array (the cached ones are shared)."""
+    from workbench.rulesets.ssa.naval import _enemy_fleets
+
+    return naval_zoc(state, enemy) | _enemy_fleets(state, "axis" if enemy == "allies" else "allies")
 
 
 def _sea_reach(state: State, ocean: str, enemy_naval: np.ndarray) -> np.ndarray:
@@ -180,11 +184,7 @@ def _allied_convoys(state: State) -> list[tuple[int, Fraction]]:
     Allied-held industrial port city, a supply source itself, not bombed, 12.3a) or the ocean edge
     of an Allied holding area."""
     hm = state.map
-    enemy_naval = naval_zoc(state, "axis").copy()
-    for u in state.units_by_id.values():
-        if u.side == "axis" and u.location.isdigit() and values.domain(state, u) == "naval" \
-                and u.type != "submarine":
-            enemy_naval[hm.index(u.location)] = True
+    enemy_naval = _sea_blocked(state, "axis")
     port = hm.flag("port")
     bombed = state.arrays.get("bombed")
     if bombed is not None:
