@@ -300,3 +300,58 @@ def test_ssa_summary_records_the_ssa_20_victory_points():
     s.result = final_result(s)
     row = summarize(s)
     assert (row["winner"], row["vp_axis"], row["vp_allies"]) == ("allies", 1.0, 169.0)
+
+
+def test_eto_24_4_axis_bot_counts_victory_hexes_a_move_enters():
+    """ETO-24.4 (a land unit entering an enemy-controlled hex makes it friendly) with the
+    Barbarossa victory count (control, not occupation): a move whose path enters an objective or
+    Soviet resource hex the Axis does not hold is worth GRAB_HEXES (3) hexes of progress for each;
+    a path through Axis-held or worthless hexes is worth nothing extra."""
+    from workbench.bots.eto import GRAB_HEXES
+    from workbench.rulesets.eto.control import SIDE_CODE, control
+
+    s, pols = _eto_game("heuristic", "random", 3)
+    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
+    info = brain._info(ctx)
+    hm = s.map
+    kiev, minsk = hm.hex_of("Kiev"), hm.hex_of("Minsk")
+    ctrl = control(s)
+    assert ctrl[hm.index(kiev)] == SIDE_CODE["allies"] and info["prize"][hm.index(kiev)]
+    axis_hex = next(hm.label(i) for i in range(hm.size) if ctrl[i] == SIDE_CODE["axis"] and not info["prize"][i])
+    assert GRAB_HEXES == 3.0
+    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex, kiev]}) == 3.0
+    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [kiev, minsk]}) == 6.0
+    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex]}) == 0.0
+
+
+def test_eto_22_3_axis_bot_keeps_offensives_for_its_army_groups():
+    """ETO-22.1/22.3 with 38.2 (offensives are bought once a season): an HQ offensive attacks up
+    to its attack rating (3) each step, a stack offensive once, so the Axis bot makes stack
+    offensives only from offensives its five army-group HQs will not need this season.  June 1941
+    is the last month of the spring season: the 6 on the track less 5 unactivated HQs leaves 1;
+    with 5 on the track none is spare and no stack offensive is a candidate; once Army Group
+    Centre has been activated, 1 is spare again."""
+    s, pols = _eto_game("heuristic", "random", 3)
+    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
+    assert s.turn_label == "1941-06" and s.tracks["GE.offensives"] == 6
+    assert brain._spare_offensives(ctx, "GE") == 1
+    s.tracks["GE.offensives"] = 5
+    assert brain._spare_offensives(ctx, "GE") == 0
+    assert brain._stack_candidates(ctx) == []
+    s.unit("GE-HQ-AGC").props["activated"] = True
+    assert brain._spare_offensives(ctx, "GE") == 1
+
+
+def test_eto_38_3_axis_bot_keeps_eps_through_construction_for_its_offensives(monkeypatch):
+    """ETO-38.2/38.3: offensives are bought after construction, at 2 EPs for Germany, 4 in the
+    winter seasonal turn.  The bot wants 3 a season for each of its 5 army-group HQs plus 12 stack
+    offensives = 27 (within the 30 a nation may hold), so it keeps 54 EPs through a summer or
+    autumn construction phase and 108 through the winter one, and builds only beyond that."""
+    from workbench.engine.state import State
+
+    s, pols = _eto_game("heuristic", "random", 3)
+    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
+    assert brain._offensives_wanted(ctx, "GE") == 27
+    assert brain._offensive_budget(ctx, "GE") == 54
+    monkeypatch.setattr(State, "turn_label", property(lambda self: "1942-winter"))
+    assert brain._offensive_budget(ctx, "GE") == 108

@@ -41,6 +41,8 @@ from workbench.bots.ssa import dist_from, dist_to_set
 
 RESULT_VALUE = {"DE": 3.0, "D3": 2.5, "(D2)": 2.0, "D2": 1.8, "D2x": 1.3, "D1": 1.0, "D1x": 0.6,
                 "x": -0.4, "xx": -0.9, "AE": -2.5}
+#: a victory hex the Axis does not hold, entered on the way, is worth this many hexes of progress
+GRAB_HEXES = 3.0
 #: objective weight in hexes: a unit is drawn to an objective worth more as if it were nearer
 OBJECTIVE_PULL = {10: 4.0, 6: 3.0, 4: 2.0, 3: 1.5}
 
@@ -334,6 +336,38 @@ class ETOBrain(Brain):
         prize = info.get("prize")
         return min(bar, 0.15) if prize is not None and prize[target] else bar
 
+    @staticmethod
+    def _grab(ctx: Context, info: dict[str, Any], o: dict[str, Any]) -> float:
+        """Hexes a move takes, in goal-field hexes: the victory hexes (objectives and Soviet
+        resource hexes) the Axis does not hold that the path enters.  A land unit that enters an
+        enemy-controlled hex makes it friendly (24.4), and victory counts control, not occupation,
+        so a move through an empty resource hex is worth it even if the unit ends elsewhere."""
+        prize = info.get("prize")
+        if prize is None:
+            return 0.0
+        hm = ctx.state.map
+        n = sum(1 for h in o.get("path") or [] if isinstance(h, str) and hm.has_hex(h) and prize[hm.index(h)])
+        return GRAB_HEXES * n
+
+    @staticmethod
+    def _spare_offensives(ctx: Context, nation: str) -> int:
+        """Offensives on ``nation``'s track beyond those its army-group HQs need for the rest of
+        the season (38.2: offensives are bought once a season): each HQ not yet activated this
+        month, and every HQ once in each later month of the season.  An HQ offensive attacks up
+        to its attack rating each step (22.1), a stack offensive once (22.3), so a stack or a
+        general offensive spends only what the HQs will not need."""
+        from workbench.rulesets.eto import values
+        from workbench.rulesets.eto.command import track
+
+        st = ctx.state
+        label = st.turn_label
+        month = int(label[5:7]) if len(label) >= 7 and label[5:7].isdigit() else 3
+        later = (3 - month % 3) % 3  # months after this one before the next seasonal turn (Jan-Mar = winter)
+        hqs = [u for u in st.units_by_id.values() if u.nation == nation and values.on_map(u)
+               and values.unit_class(st, u) == "hq"]
+        need = sum(1 for u in hqs if not u.props.get("activated")) + later * len(hqs)
+        return track(st, f"{nation}.offensives") - need
+
     def _hq_candidates(self, ctx: Context) -> list[tuple[float, Any]]:
         from workbench.rulesets.eto import values
         from workbench.rulesets.eto.command import track
@@ -353,7 +387,8 @@ class ETOBrain(Brain):
         return sorted(out, key=lambda t: (-t[0], t[1].id))
 
     def _stack_candidates(self, ctx: Context) -> list[tuple[float, str]]:
-        """Axis: unactivated stacks next to a weak enemy hex, for a one-attack stack offensive (22.3)."""
+        """Axis: unactivated stacks next to a weak enemy hex, for a one-attack stack offensive (22.3),
+        while the track has offensives the HQs will not need this season."""
         from workbench.rulesets.eto import command, values
 
         if ctx.side != "axis":
@@ -365,7 +400,7 @@ class ETOBrain(Brain):
             units = [u for u in values.units_at(st, h, ctx.side)
                      if command.can_activate(st, u, ctx.side) and values.unit_class(st, u) in ("infantry", "armor")]
             n = command._offensive_nation(st, units, ctx.side)
-            if not units or n is None or command.track(st, f"{n}.offensives") <= 0:
+            if not units or n is None or self._spare_offensives(ctx, n) <= 0:
                 continue
             att = sum(values.strength(st, u) for u in units)
             best = self._one_attack(ctx, info, hm.index(h), lambda _j, units=units, att=att: (units, att))
@@ -449,25 +484,38 @@ class ETOBrain(Brain):
 
     # -- decisions ----------------------------------------------------------------------------
     def buy(self, ctx: Context) -> dict[str, Any] | None:
-        from workbench.rulesets.eto import values
-
         opts = ctx.legal("buy_offensives")
         if not opts:
             return None
         by_nation: dict[str, list[dict[str, Any]]] = {}
         for o in opts:
             by_nation.setdefault(o["nation"], []).append(o)
-        st = ctx.state
         for n, os_ in sorted(by_nation.items()):
-            if ctx.side == "axis":
-                hqs = sum(1 for u in st.units_by_id.values() if u.nation == n and values.unit_class(st, u) == "hq")
-                want = 3 * hqs + 12 if hqs else 0  # each army group once a month, and stack offensives
-            else:
-                want = 2
+            want = self._offensives_wanted(ctx, n) if ctx.side == "axis" else 2
             best = max((o for o in os_ if o["count"] <= want), key=lambda o: o["count"], default=None)
             if best is not None and ctx.ok(best):
                 return best
         return None
+
+    @staticmethod
+    def _offensives_wanted(ctx: Context, nation: str) -> int:
+        """Axis offensives to buy for a season: each army group HQ once a month and a dozen stack
+        offensives (22.1, 22.3), at most the 38.3 limit."""
+        from workbench.rulesets.eto import values
+
+        st = ctx.state
+        hqs = sum(1 for u in st.units_by_id.values() if u.nation == nation and values.unit_class(st, u) == "hq")
+        cap = int(st.ruleset.tables["costs"]["offensives"].get("max_per_nation", 30))
+        return min(3 * hqs + 12, cap) if hqs else 0
+
+    def _offensive_budget(self, ctx: Context, nation: str) -> int:
+        """EPs to keep through construction for the season's offensives (bought after it, 38.2):
+        the wanted number at this season's price (38.3: dearer in the winter seasonal turn).  Units
+        are not what the Axis lacks -- each may be activated once a turn (22.0) -- offensives are."""
+        offs = ctx.state.ruleset.tables["costs"]["offensives"]
+        winter = ctx.state.turn_label.endswith("winter")
+        price = int((offs["cost_winter_seasonal"] if winter else offs["cost"]).get(nation, 2))
+        return self._offensives_wanted(ctx, nation) * price
 
     def begin(self, ctx: Context) -> dict[str, Any] | None:
         """Axis: begin while an HQ can usefully be activated.  Soviets: a couple a month."""
@@ -718,6 +766,10 @@ class ETOBrain(Brain):
             from workbench.rulesets.eto import adjudicate as adj
             col = adj.odds_column(int(att), int(dfn), tables=tables)
             v = _ev(col, drm, tables) - 0.05 * float(info["goal"][ti])
+            if o.get("general"):
+                # 28.3: with a general the stack moves his exploitation rating after the advance,
+                # without one a single hex: the same attack is worth more with him along
+                v += 0.1 * values.exploitation_rating(st, st.unit(o["general"]))
             if v > best_v:
                 best, best_v = o, v
         return best if best is not None and ctx.ok(best) else None
@@ -814,7 +866,7 @@ class ETOBrain(Brain):
         def score(o: dict[str, Any]) -> tuple[float, int]:
             d = _dest(o)
             g = float(goal[hm.index(d)]) if d and hm.has_hex(d) else (here or 0.0)
-            return (g, 0 if "general" in o else 1)
+            return (g - self._grab(ctx, info, o), 0 if "general" in o else 1)
 
         for o in sorted(opts, key=score)[:5]:
             if ctx.ok(o):
@@ -828,7 +880,7 @@ class ETOBrain(Brain):
         if ctx.side == "axis":
             from workbench.rulesets.eto.command import spendable
 
-            if spendable(ctx.state, "GE") < 30:
+            if spendable(ctx.state, "GE") < self._offensive_budget(ctx, "GE"):
                 return None  # keep EPs for the season's offensives (bought after construction, 38.2)
         for kind in ("rebuild", "place_hq", "build"):
             opts = ctx.legal(kind)
@@ -965,7 +1017,7 @@ class ETOBrain(Brain):
                 d = _dest(o)
                 if d and hm.has_hex(d):
                     j = hm.index(d)
-                    cands.append((float(goal[j]), "general" not in o, o))
+                    cands.append((float(goal[j]) - self._grab(ctx, info, o), "general" not in o, o))
             cands.sort(key=lambda c: (c[0], c[1]))
             stay = float(goal[here])
             for s, _g, o in cands[:5]:
@@ -1080,7 +1132,7 @@ class ETOBrain(Brain):
                 j = hm.index(d)
                 if o["kind"] == "rail" and front[here] <= 4:
                     continue
-                s = float(goal[j])
+                s = float(goal[j]) - self._grab(ctx, info, o)
                 if ctx.side != "axis":
                     s = float(abs(front[j] - 1)) + 0.1 * float(goal[j])
                 cands.append((s, "general" not in o, o))
