@@ -142,3 +142,21 @@ def test_illegal_order_cited_reads_a_rule_prefix_only():
     assert (e.rule, e.why) == ("SSA-5.7f-g", "the rail limit is used up")
     e = IllegalOrder.cited("GE-4Pz cannot end its move in 0601: full", "SSA-9.1")
     assert (e.rule, e.why) == ("SSA-9.1", "GE-4Pz cannot end its move in 0601: full")
+
+
+def test_check_gives_the_typed_refusal_apply_would_raise_and_changes_nothing(toy_state):
+    """state.check(order) answers (rule, why) or None without changing anything; apply raises
+    exactly that refusal, so the UI and the bots never apply an order to learn why it fails."""
+    from workbench.engine import Refusal
+
+    before = toy_state.digest()
+    for bad in ({"kind": "no-such-order"}, {"kind": "end_step", "side": "nobody"}, ["not", "a", "dict"]):
+        why = toy_state.check(bad)
+        assert isinstance(why, Refusal) and why.rule and why.why
+        with pytest.raises(IllegalOrder) as exc:
+            toy_state.apply(bad)
+        assert exc.value.refusal == why
+    assert toy_state.digest() == before
+    legal = toy_state.legal_orders()
+    assert legal and all(toy_state.check(o) is None for o in legal)
+    assert toy_state.digest() == before

@@ -15,6 +15,7 @@ from workbench.engine import (
     GameRecord,
     IllegalOrder,
     RecordError,
+    Refusal,
     ScenarioError,
     State,
     load_scenario,
@@ -35,6 +36,6 @@ def __getattr__(name: str):  # noqa: ANN202 - PEP 562 lazy submodule
     raise AttributeError(f"module 'workbench' has no attribute {name!r}")
 
 __all__ = [
-    "Decision", "Game", "GameRecord", "HexMap", "IllegalOrder", "RecordError", "ScenarioError",
+    "Decision", "Game", "GameRecord", "HexMap", "IllegalOrder", "RecordError", "Refusal", "ScenarioError",
     "State", "load_map", "load_scenario", "replay", "scenarios",
 ]

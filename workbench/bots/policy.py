@@ -59,25 +59,18 @@ class RandomPolicy:
 def is_legal_now(state: State, order: dict[str, Any]) -> bool:
     """Whether ``order`` would be accepted now, without changing anything.
 
-    Uses the order kind's own ``check`` (the test :meth:`State.apply` runs
-    first), so a policy can validate a planned order without listing every
-    legal order of its kind.
+    Asks :meth:`State.check` (the test :meth:`State.apply` runs first), so a policy
+    can validate a planned order without listing every legal order of its kind.
     """
     d = state.decision
     if d is None or not isinstance(order, dict) or order.get("kind") not in d.kinds:
         return False
-    kind = order["kind"]
-    if kind in FLOW_ORDERS:
-        return order in state.legal_orders_of(kind)
-    from workbench.engine.errors import IllegalOrder
-
+    if order["kind"] in FLOW_ORDERS:
+        return order in state.legal_orders_of(order["kind"])
     try:
-        state.ruleset.order_kinds[kind].check(state, order)
-    except IllegalOrder:
-        return False
+        return state.check(order) is None
     except Exception:  # a malformed plan is simply not legal  # noqa: BLE001
         return False
-    return True
 
 
 def play(state: State, policies: dict[str, Policy], *, max_orders: int = 1_000_000,

@@ -1,12 +1,23 @@
-"""The three ways the kernel says no.  None of them ever leaves a state half-changed."""
+"""The three ways the kernel says no.  None of them ever leaves a state half-changed.
+
+A refusal is a typed value, :class:`Refusal` ``(rule, why)``: rules helpers return one (or
+``None``) and order checks raise it as :class:`IllegalOrder`, so nothing ever parses a rule ID
+back out of a sentence.
+"""
 
 from __future__ import annotations
 
-import re
+from typing import NamedTuple
 
-#: "SSA-5.7f-g: why", "ETO-31.3: why", "SSA-SC0 SR3: why" -> (rule, why).  Only the two
-#: rulebooks' prefixes count, so a sentence starting with a unit id ("GE-4Pz cannot ...") does not.
-_CITED = re.compile(r"^((?:SSA|ETO)-[^:\s][^:]*?): (.*)$", re.S)
+
+class Refusal(NamedTuple):
+    """Why an order is refused: the rule ID (``"ETO-25.2"``) and the reason in plain words."""
+
+    rule: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.why}"
 
 
 class IllegalOrder(Exception):
@@ -20,11 +31,24 @@ class IllegalOrder(Exception):
     def __reduce__(self):  # noqa: ANN204 - so the error survives a trip to a worker process
         return (IllegalOrder, (self.rule, self.why))
 
+    @property
+    def refusal(self) -> Refusal:
+        return Refusal(self.rule, self.why)
+
+    @classmethod
+    def of(cls, refusal: Refusal | str, default_rule: str) -> IllegalOrder:
+        """From a rules helper's answer: a :class:`Refusal`, or plain words cited under
+        ``default_rule`` (a helper that knows only the reason, not a more precise rule)."""
+        if isinstance(refusal, Refusal):
+            return cls(refusal.rule, refusal.why)
+        return cls(default_rule, str(refusal))
+
     @classmethod
     def cited(cls, text: str, default_rule: str) -> IllegalOrder:
-        """From a rules helper's "RULE: why" sentence (e.g. ``"SSA-5.1: enemy units there"``);
-        text without a rule prefix is cited under ``default_rule``."""
-        m = _CITED.match(text)
+        """Deprecated: from a "RULE: why" sentence.  Rules helpers now return a :class:`Refusal`."""
+        import re
+
+        m = re.match(r"^((?:SSA|ETO)-[^:\s][^:]*?): (.*)$", text, re.S)
         return cls(m.group(1), m.group(2)) if m else cls(default_rule, text)
 
 

@@ -21,7 +21,7 @@ import polars as pl
 
 from workbench.engine.decision import Decision
 from workbench.engine.dice import Dice
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.events import events_frame, make_event
 from workbench.engine.flow import Step, interrupt_frame, node_frame
 from workbench.engine.units import Unit, epoch, touch, units_frame
@@ -216,12 +216,19 @@ class State:
         raise AssertionError(f)  # pragma: no cover
 
     # == changing ================================================================
-    def apply(self, order: dict[str, Any]) -> list[dict[str, Any]]:
-        """Validate and carry out one order; return the events it caused.
+    def check(self, order: Any) -> Refusal | None:
+        """Why ``order`` would be refused now, as a :class:`Refusal` ``(rule, why)``, or ``None``
+        if :meth:`apply` would accept it.  Changes nothing: bots, the UI and ``apply`` itself ask
+        this, so nobody applies an order just to learn why it fails."""
+        try:
+            self._validate(order)
+        except IllegalOrder as exc:
+            return exc.refusal
+        return None
 
-        Raises :class:`IllegalOrder` (naming the rule) and leaves the state
-        exactly as it was if the order is not legal now.
-        """
+    def _validate(self, order: Any) -> Any:
+        """Raise :class:`IllegalOrder` unless ``order`` is legal now; return its order kind
+        (``None`` for the flow's own orders)."""
         d = self.decision
         if not isinstance(order, dict) or not isinstance(order.get("kind"), str):
             raise IllegalOrder("kernel", f"an order must be a dict with a 'kind', not {order!r}")
@@ -247,6 +254,15 @@ class State:
             raise IllegalOrder(d.rule, f"choose one of the sides {list(self.game.ruleset.sides)}")
         elif kind == "end_step":
             self.game.ruleset.check_end_step(self, self.step, d.side)
+        return handler
+
+    def apply(self, order: dict[str, Any]) -> list[dict[str, Any]]:
+        """Validate and carry out one order; return the events it caused.
+
+        Raises :class:`IllegalOrder` (naming the rule) and leaves the state
+        exactly as it was if the order is not legal now (the refusal :meth:`check` gives).
+        """
+        handler = self._validate(order)
         # validated: now mutate, restoring the snapshot if anything unexpected breaks
         snapshot = self.snapshot()
         first_event = len(self.log)

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import FLOW_ORDERS
 from workbench.ui.mapview import hex_line, neighbour_labels
 
@@ -199,13 +198,10 @@ class OrderEntry:
         u = state.unit(uid)
         if "move" in d.kinds and u.location.isdigit():
             nb = neighbour_labels(state, u.location)
-            try:
-                state.apply({"kind": "move", "unit": uid, "path": [nb[0]]})
-            except IllegalOrder as exc:
-                self.wb.refuse(exc, f"{uid} at {label}")
+            why = state.check({"kind": "move", "unit": uid, "path": [nb[0]]})
+            if why is not None:
+                self.wb.refuse(why, f"{uid} at {label}")
                 return
-            else:  # pragma: no cover - it had no listed orders but the move was legal
-                state.undo()
         self.wb.say(f"{uid} at {label} has nothing to do now: {d.side} must decide "
                     f"'{d.prompt}' ({d.rule}); open: {', '.join(d.kinds)}.", "warn")
 

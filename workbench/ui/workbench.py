@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.game import Game
 from workbench.engine.state import State
 from workbench.ui import protocol
@@ -169,11 +169,12 @@ class Workbench:
         self.last_message = (text, level)
         self.message.value = f"<div class='wb-msg wb-msg-{level}'>{html.escape(text)}</div>"
 
-    def refuse(self, exc: IllegalOrder, what: str = "") -> None:
+    def refuse(self, refusal: Refusal | IllegalOrder, what: str = "") -> None:
         """Show the kernel's refusal: the rule and why, nothing changed."""
-        self.last_message = (f"{exc.rule}: {exc.why}", "refused")
+        rule, why = refusal.refusal if isinstance(refusal, IllegalOrder) else refusal
+        self.last_message = (f"{rule}: {why}", "refused")
         self.message.value = (f"<div class='wb-msg wb-msg-refused'><b>Refused</b>{(' (' + html.escape(what) + ')') if what else ''}: "
-                              f"{html.escape(exc.why)} <span class='wb-rule'>[rule {html.escape(exc.rule)}]</span>"
+                              f"{html.escape(why)} <span class='wb-rule'>[rule {html.escape(rule)}]</span>"
                               f"<br><small>Nothing was changed.</small></div>")
 
     def _guard(self, fn: Any, *args: Any) -> Any:
@@ -195,11 +196,11 @@ class Workbench:
         if d is not None and not self.may_command(d.side):
             self.say(f"This is the {self.side} view; {d.side} owes the decision ('{d.prompt}').", "warn")
             return False
-        try:
-            self.state.apply(order)
-        except IllegalOrder as exc:
-            self.refuse(exc, order.get("kind", ""))
+        refusal = self.state.check(order)
+        if refusal is not None:
+            self.refuse(refusal, order.get("kind", "") if isinstance(order, dict) else "")
             return False
+        self.state.apply(order)
         self.changed()
         return True
 
