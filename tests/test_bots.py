@@ -242,7 +242,6 @@ def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
     """ETO-24.1 (armor may not enter a marsh): the Axis bot steers by path distance over the land a
     unit may enter, so an armor unit behind the Pripet marshes is led round them, not into them.
     On open ground the field is the plain hex distance (one hex nearer, one point lower)."""
-    from workbench.bots.ssa import dist_from
     from workbench.rulesets.eto.terrain import terrain_arrays
 
     s, pols = _eto_game("heuristic", "random", 3)
@@ -252,7 +251,7 @@ def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
     kiev = hm.index(hm.hex_of("Kiev"))
     inf = pol.brain._path_field(ctx, "infantry", [(kiev, 0.0)])
     arm = pol.brain._path_field(ctx, "armor", [(kiev, 0.0)])
-    plain = dist_from(hm, kiev)
+    plain = hm.dist_from(kiev)
     marsh = terrain_arrays(s).marsh
     near = (plain <= 3) & ~marsh & (inf < 1e5)
     assert near.any() and (inf[near] == plain[near]).all()
@@ -268,7 +267,6 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
     phase): the Axis bot puts Army Group Centre's HQ back where its radius covers the most units in
     contact, not on the first legal hex in label order -- a far corner of the map, from which the
     HQ once walked back for three months."""
-    from workbench.bots.ssa import dist_from
     from workbench.rulesets.eto.control import SIDE_CODE, control
     from workbench.rulesets.eto.losses import FORCE_POOL
 
@@ -280,7 +278,7 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
     home = hm.index(hq.location)
     hq.location = FORCE_POOL
     axis = control(s) == SIDE_CODE["axis"]
-    near = dist_from(hm, home) <= 4
+    near = hm.dist_from(home) <= 4
     labels = sorted(hm.label(i) for i in range(hm.size) if axis[i] and (near[i] or i % 97 == 0))
     opts = [{"kind": "place_hq", "unit": hq.id, "at": lab} for lab in labels]
     ranked = pol.brain._placements(ctx, opts)
@@ -307,7 +305,7 @@ def test_eto_24_4_axis_bot_counts_victory_hexes_a_move_enters():
     Barbarossa victory count (control, not occupation): a move whose path enters an objective or
     Soviet resource hex the Axis does not hold is worth GRAB_HEXES (3) hexes of progress for each;
     a path through Axis-held or worthless hexes is worth nothing extra."""
-    from workbench.bots.eto import GRAB_HEXES
+    from workbench.rulesets.eto.bot import GRAB_HEXES
     from workbench.rulesets.eto.control import SIDE_CODE, control
 
     s, pols = _eto_game("heuristic", "random", 3)

@@ -211,15 +211,15 @@ def test_attack_planner_shows_exact_odds_and_commits(ssa_combat):
     assert wb.tabs.selected_index == 0
     assert set(wb.planner._boxes) == {"GE-0404", "GE-0405", "GE-0506"}
     a = wb.planner.assess()
-    assert (a["attack"], a["defense"], a["column"]) == (24, 7, "3-1")
-    assert sum(a["distribution"].values()) == 1
-    assert all(isinstance(p, Fraction) for p in a["distribution"].values())
+    assert (a.attack, a.defense, a.column) == (24, 7, "3-1")
+    assert sum(a.distribution.values()) == 1
+    assert all(isinstance(p, Fraction) for p in a.distribution.values())
     assert "3-1" in wb.planner.result.value and "/6" in wb.planner.result.value
     assert "SSA-11.G" in wb.planner.result.value
-    assert set(a["expected_losses"]) == {"axis", "allies"}
+    assert set(a.expected_losses) == {"axis", "allies"}
     wb.planner._boxes["GE-0506"].value = False
     a2 = wb.planner.assess()
-    assert a2["attack"] == 16
+    assert a2.attack == 16
     assert wb.planner.commit()
     assert ssa_combat.events().filter(kind="combat").height == 1
     assert ssa_combat.events().filter(kind="roll").height == 1

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
 import polars as pl
@@ -168,61 +167,26 @@ def paired_difference(summary: pl.DataFrame, a: str, b: str, metric: str = "axis
 
 
 # == the CRT itself ===========================================================================
-SSA_STEP_LOSSES = {  # (attacker steps, defender steps) per defender stack of one unit (SSA-11.9)
-    "AZ": (2, 0), "AE": (1, 0), "AR": (0, 0), "EX": (1, 1), "DR": (0, 0), "DE": (0, 1), "DZ": (0, 2)}
-
-
-def crt_distribution(ruleset: str, tables: dict[str, Any] | None = None,
+def crt_distribution(ruleset: Any, tables: dict[str, Any] | None = None,
                      modifiers: range | list[int] | None = None) -> pl.DataFrame:
     """Exact result probabilities of every CRT column under each die modifier.
 
-    Columns: column, drm, result, probability (exact, as a float; ``p_exact`` as a
-    fraction string), attacker_steps and defender_steps (expected step losses of a
-    one-unit stack on each side: SSA-11.9 codes, ETO ``[codes]`` steps).
-    SS Amerika has no general DRM (shifts move the column), so its ``drm`` is 0.
+    ``ruleset`` is a ruleset or its name; the table comes from its face
+    (:meth:`~workbench.engine.face.Face.crt_table`).  Columns: column, drm, result,
+    probability (exact, as a float; ``p_exact`` as a fraction string), attacker_steps and
+    defender_steps (expected step losses of a one-unit stack on each side).  A game whose
+    shifts move the column instead of the die (SS Amerika) has ``drm`` 0.
     """
-    rows = []
-    if ruleset == "ssa":
-        from workbench.rulesets.ssa import adjudicate as adj
+    from workbench.engine.ruleset import get_ruleset
 
-        for col in adj.columns(tables):
-            for res, p in adj.outcome_distribution(col, tables=tables).items():
-                a, d = SSA_STEP_LOSSES.get(res, (0, 0))
-                rows.append({"column": col, "drm": 0, "result": res, "probability": float(p), "p_exact": str(p),
-                             "attacker_steps": float(p) * a, "defender_steps": float(p) * d})
-    elif ruleset == "eto":
-        from workbench.rulesets.eto import adjudicate as adj
-
-        t = tables["crt"] if tables else adj._table("crt", None)
-        mods = modifiers if modifiers is not None else range(-3, 4)
-        for col in adj.columns(tables):
-            for drm in mods:
-                dist: dict[str, Fraction] = {}
-                for die in range(1, 7):
-                    r = adj.crt(col, die + drm, tables=tables)
-                    dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
-                for res, p in dist.items():
-                    a, d = _eto_steps(t.get("codes", {}).get(res, {}))
-                    rows.append({"column": col, "drm": int(drm), "result": res, "probability": float(p),
-                                 "p_exact": str(p), "attacker_steps": float(p) * a, "defender_steps": float(p) * d})
-    else:
-        raise ValueError(f"unknown ruleset {ruleset!r}")
-    return pl.DataFrame(rows)
+    rs = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    table = rs.crt_table(tables, modifiers)
+    if table is None:
+        raise ValueError(f"the {rs.name} ruleset has no combat results table")
+    return table
 
 
-def _eto_steps(code: dict[str, Any]) -> tuple[float, float]:
-    """Steps of a one-unit stack (two steps) for an ETO result code (27.1): flexible losses
-    (step or retreat) are counted as steps; elimination counts two."""
-    def num(k: str) -> float:
-        v = code.get(k, 0)
-        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else 0.0
-
-    a = 2.0 if code.get("attacker_eliminated") else num("attacker_steps")
-    d = 2.0 if code.get("defender_eliminated") else num("defender_steps") + num("defender_flex")
-    return a, min(d, 2.0)
-
-
-def crt_expectations(ruleset: str, tables: dict[str, Any] | None = None) -> pl.DataFrame:
+def crt_expectations(ruleset: Any, tables: dict[str, Any] | None = None) -> pl.DataFrame:
     """Per column and modifier: expected attacker and defender step losses, and their ratio."""
     d = crt_distribution(ruleset, tables)
     return (d.group_by(["column", "drm"], maintain_order=True)

@@ -99,8 +99,8 @@ def play_game(config: dict[str, Any], index: int, seeds: tuple[int, int, int]) -
     game_seed, sa, sb = seeds
     state = game.new_state(seed=game_seed)
     sides = game.ruleset.sides
-    pols = {sides[0]: make_policy(cfg.bots[0], game.ruleset.name, sides[0], sa),
-            sides[1]: make_policy(cfg.bots[1], game.ruleset.name, sides[1], sb)}
+    pols = {sides[0]: make_policy(cfg.bots[0], game.ruleset, sides[0], sa),
+            sides[1]: make_policy(cfg.bots[1], game.ruleset, sides[1], sb)}
     start = snapshot(state)
     turns = [start]
 

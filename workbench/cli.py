@@ -7,11 +7,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from workbench.engine import IllegalOrder, RecordError, ScenarioError
 
 
-def _bots(spec: str, seed: int, ruleset: str = "", sides: tuple[str, ...] = ("axis", "allies")) -> list:
+def _bots(spec: str, seed: int, ruleset: Any = None, sides: tuple[str, ...] = ("axis", "allies")) -> list:
     from workbench.bots.heuristic import BOTS, make_policy
 
     names = [s.strip() for s in spec.split(",")]
@@ -51,7 +52,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = load_scenario(args.scenario)
     state = game.new_state(seed=args.seed)
     sides = game.ruleset.sides
-    axis, allies = _bots(args.bots, args.seed, game.ruleset.name, sides)
+    axis, allies = _bots(args.bots, args.seed, game.ruleset, sides)
     policies = {sides[0]: axis, sides[1]: allies}
     last_turn = None if args.turns is None else args.turns
     t0 = time.perf_counter()

@@ -191,6 +191,19 @@ class HexMap:
         """Hex distance between two hexes given by label, place name or index."""
         return int(self.grid.distance(self._idx(a), self._idx(b)))
 
+    def dist_from(self, h: str | int) -> np.ndarray:
+        """Hex distance from one hex (label, place or index) to every hex, as an array."""
+        i = self._idx(h)
+        return self.grid.distance(np.full(self.size, i), np.arange(self.size))
+
+    def dist_to_set(self, hexes: Any) -> np.ndarray:
+        """Distance from every hex to the nearest of ``hexes`` (indices); ``10**6`` where the
+        set is empty."""
+        out = np.full(self.size, 10**6, dtype=np.int64)
+        for i in hexes:
+            np.minimum(out, self.dist_from(int(i)), out=out)
+        return out
+
     def _idx(self, h: str | int) -> int:
         if isinstance(h, str):
             return self.index(h) if h.isdigit() else self.index(self.hex_of(h))

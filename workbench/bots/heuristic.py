@@ -14,8 +14,9 @@ The driver (:class:`HeuristicPolicy`) owns the safety rules every bot keeps:
 * a step in which the brain keeps proposing orders is ended after a budget,
   so a bot always finishes its game.
 
-A brain (``workbench/bots/ssa.py``, ``workbench/bots/eto.py``) maps a decision
-to a proposed order, or ``None`` for "I am done here".
+A brain (the ruleset's :meth:`~workbench.engine.face.Face.brain`, e.g.
+``rulesets/<game>/bot.py``) maps a decision to a proposed order, or ``None`` for "I am
+done here".
 """
 
 from __future__ import annotations
@@ -152,17 +153,15 @@ class HeuristicPolicy:
         raise RuntimeError(f"no legal order for {ctx.decision}")
 
 
-def heuristic_policy(ruleset: str, side: str, seed: int | None = 0) -> HeuristicPolicy:
-    """The heuristic bot for ``side`` of a ruleset (``"ssa"`` or ``"eto"``)."""
-    if ruleset == "ssa":
-        from workbench.bots.ssa import SSABrain
+def heuristic_policy(ruleset: Any, side: str, seed: int | None = 0) -> HeuristicPolicy:
+    """The heuristic bot for ``side`` of a ruleset (a :class:`Ruleset` or its name): the
+    driver around the brain the ruleset's face gives (:meth:`Face.brain`)."""
+    if isinstance(ruleset, str):
+        from workbench.engine.ruleset import get_ruleset
 
-        return HeuristicPolicy(SSABrain(side), seed)
-    if ruleset == "eto":
-        from workbench.bots.eto import ETOBrain
-
-        return HeuristicPolicy(ETOBrain(side), seed)
-    return HeuristicPolicy(Brain(), seed)
+        ruleset = get_ruleset(ruleset) if ruleset else None
+    brain = ruleset.brain(side) if ruleset is not None else None
+    return HeuristicPolicy(brain or Brain(), seed)
 
 
 BOTS = ("random", "heuristic")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.engine.errors import IllegalOrder
+from workbench.engine.face import Face
 from workbench.engine.flow import Sequence, Step
 
 if TYPE_CHECKING:
@@ -49,8 +50,9 @@ def _show(order: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in order.items())
 
 
-class Ruleset:
-    """Base class: loads tables and the sequence of play from a ``tables`` folder."""
+class Ruleset(Face):
+    """Base class: loads tables and the sequence of play from a ``tables`` folder, and
+    answers the workbench through the :class:`~workbench.engine.face.Face` defaults."""
 
     name: str = ""
     version: str = "0"
@@ -153,10 +155,6 @@ class Ruleset:
     def validate_scenario(self, scenario: Any) -> None:
         """Extra ruleset checks on a loaded scenario; raise ScenarioError."""
 
-    def view(self, state: State, side: str | None) -> Any:
-        """What ``side`` may see (``None`` = umpire).  Default: everything."""
-        return state
-
     def setup_breaches(self, state: State) -> list[tuple[str, str]]:
         """Every set-up rule a starting position breaks, as (rule, plain words).
 
@@ -204,18 +202,46 @@ def set_dotted(tables: dict[str, Any], dotted: str, value: Any) -> None:
         raise KeyError(f"no table entry {dotted!r} to override")
 
 
-_REGISTRY: dict[str, str | Ruleset] = {
-    "ssa": "workbench.rulesets.ssa",
-    "eto": "workbench.rulesets.eto",
-}
+#: Rulesets by name: an instance once loaded, else the module that defines ``RULESET``.
+_REGISTRY: dict[str, str | Ruleset] = {}
+_DISCOVERED = False
+ENTRY_POINT_GROUP = "workbench.rulesets"
 
 
-def register_ruleset(ruleset: Ruleset) -> None:
-    """Make a ruleset instance loadable by name (tests register small ones)."""
-    _REGISTRY[ruleset.name] = ruleset
+def register_ruleset(ruleset: Ruleset | str, name: str | None = None) -> None:
+    """Make a ruleset loadable by name: an instance, or the dotted name of a module whose
+    ``RULESET`` is one (imported on first use).  A ruleset package outside this one registers
+    itself with this call, or with an entry point in the ``workbench.rulesets`` group."""
+    if isinstance(ruleset, str):
+        if not name:
+            raise ValueError("a ruleset registered by module name needs its name")
+        _REGISTRY[name] = ruleset
+    else:
+        _REGISTRY[name or ruleset.name] = ruleset
+
+
+def _discover() -> None:
+    """Find the rulesets once: every package in ``workbench/rulesets/`` (its folder name is the
+    ruleset's name), then the ``workbench.rulesets`` entry points of installed packages.  So a
+    new game touches only its own folder."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    import pkgutil
+    from importlib.metadata import entry_points
+
+    import workbench.rulesets as pkg
+
+    for m in pkgutil.iter_modules(pkg.__path__):
+        if m.ispkg:
+            _REGISTRY.setdefault(m.name, f"{pkg.__name__}.{m.name}")
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        _REGISTRY.setdefault(ep.name, ep.value.split(":")[0])
 
 
 def get_ruleset(name: str) -> Ruleset:
+    _discover()
     entry = _REGISTRY.get(name)
     if entry is None:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(_REGISTRY))}")
@@ -226,4 +252,5 @@ def get_ruleset(name: str) -> Ruleset:
 
 
 def known_rulesets() -> list[str]:
+    _discover()
     return sorted(_REGISTRY)

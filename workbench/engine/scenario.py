@@ -105,7 +105,7 @@ def validate(raw: dict[str, Any], file: str = "<scenario>") -> Scenario:
     for key in REQUIRED:
         if key not in raw:
             raise ScenarioError(file, key, "required key is missing")
-    rs_name = _need(raw, "ruleset", str, file, "'ssa' or 'eto'")
+    rs_name = _need(raw, "ruleset", str, file, "the name of a ruleset (" + ", ".join(known_rulesets()) + ")")
     try:
         ruleset = get_ruleset(rs_name)
     except KeyError:

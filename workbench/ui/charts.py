@@ -1,24 +1,22 @@
-"""Charts fed by polars from the event log and the state, the same code for every ruleset.
+"""Charts fed by polars from the ruleset's metrics and the event log, the same code for every ruleset.
 
-* **Economy** per nation per turn: numeric tracks named ``<NATION>.<metric>...``
-  whose metric is an economy word (SS Amerika ``GE.mp.industrial``; ETO
-  ``GE.eps`` / ``GE.reserve``), summed per nation and metric.
-* **Losses** by side and unit type: events of kind ``eliminated`` and ``reduced``
-  (their ``data`` names the ``unit``).
-* **Objectives** held per side per turn: ``ruleset.objectives(state)`` (or the
-  city-control markers) as recorded at each turn.
-* **Victory points and morale**: tracks named ``*.vp`` / ``vp.*`` / ``*.morale``.
+Every chart reads :meth:`ruleset.metrics <workbench.engine.face.Face.metrics>`, one snapshot
+per turn label kept in the workbench's ``track_history`` (updated as the game is played or
+replayed; without it only the current turn is known):
 
-Track values per turn come from the workbench's ``track_history`` (one
-snapshot per turn label, updated as the game is played or replayed); without
-it only the current turn is known.  A chart whose data does not exist yet
-shows an empty state with a note saying which events or tracks it waits for.
+* **Economy** per nation per turn: ``metrics.economy`` (SS Amerika ``GE.mp``, ETO ``GE.eps``
+  and ``GE.reserve``).
+* **Losses** by side and unit type: events of kind ``eliminated`` and ``reduced`` (their
+  ``data`` names the ``unit``).
+* **Objectives** held per side per turn: ``metrics.objectives``.
+* **Victory points and morale**: ``metrics.vp`` and ``metrics.morale``.
+
+A chart whose data does not exist yet shows an empty state with a note saying what it waits for.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -28,39 +26,38 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from workbench.engine.state import State
-from workbench.ui import protocol, symbols
+from workbench.ui import symbols
 
 if TYPE_CHECKING:
     from workbench.ui.workbench import Workbench
 
-ECONOMY = re.compile(r"^([A-Za-z]{2,4})\.(mp|ep|eps|bpp|reserve|income|ip|production)(\.|$)", re.I)
-VP_MORALE = re.compile(r"(^|\.)(vp|morale)($|\.)", re.I)
 W, H = 420, 260
+_SCHEMA = {"turn": pl.String, "t": pl.Int64, "series": pl.String, "value": pl.Float64}
 
 
-def track_frame(history: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
-    """One row per (turn, track, value) for numeric tracks, turns in calendar order."""
+def metrics_frame(history: dict[str, dict[str, Any]], state: State, *groups: str) -> pl.DataFrame:
+    """One row per (turn, series, value) from the metrics snapshots, turns in calendar order.
+    ``groups`` picks metrics (``"economy"``, ``"vp"`` ...); a series is named by its key, with
+    the group as a suffix when several groups are asked for (``"axis vp"``)."""
     cal = {t: i for i, t in enumerate(state.calendar)}
-    rows = []
     snaps = dict(history)
-    snaps.setdefault(state.turn_label, {"tracks": dict(state.tracks)})
+    snaps[state.turn_label] = {"metrics": state.ruleset.metrics(state).as_dict()}
+    rows = []
     for turn, snap in snaps.items():
-        for k, v in (snap.get("tracks") or {}).items():
-            if isinstance(v, int | float) and not isinstance(v, bool):
-                rows.append({"turn": turn, "t": cal.get(turn, -1), "track": k, "value": float(v)})
+        m = snap.get("metrics") or {}
+        for g in groups:
+            for k, v in (m.get(g) or {}).items():
+                name = f"{k} {g}" if len(groups) > 1 and g not in k.lower() else k
+                rows.append({"turn": turn, "t": cal.get(turn, -1), "series": name, "value": float(v)})
     if not rows:
-        return pl.DataFrame(schema={"turn": pl.String, "t": pl.Int64, "track": pl.String, "value": pl.Float64})
-    return pl.DataFrame(rows).sort("t")
+        return pl.DataFrame(schema=_SCHEMA)
+    return pl.DataFrame(rows, schema=_SCHEMA).sort("t")
 
 
-def economy_frame(tracks: pl.DataFrame) -> pl.DataFrame:
-    if tracks.height == 0:
-        return tracks.with_columns(pl.lit("").alias("series"))
-    m = tracks.with_columns(pl.col("track").str.extract(ECONOMY.pattern, 1).alias("nation"),
-                            pl.col("track").str.extract(ECONOMY.pattern, 2).str.to_lowercase().alias("metric"))
-    m = m.filter(pl.col("nation").is_not_null())
-    return (m.group_by(["turn", "t", "nation", "metric"]).agg(pl.col("value").sum())
-            .with_columns((pl.col("nation") + " " + pl.col("metric")).alias("series")).sort("t"))
+def economy_frame(history: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
+    """Economy tracks per nation and metric (``GE.eps`` shows as ``GE eps``)."""
+    df = metrics_frame(history, state, "economy")
+    return df.with_columns(pl.col("series").str.replace(".", " ", literal=True))
 
 
 def losses_frame(state: State) -> pl.DataFrame:
@@ -81,14 +78,7 @@ def losses_frame(state: State) -> pl.DataFrame:
 
 
 def objectives_frame(history: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
-    cal = {t: i for i, t in enumerate(state.calendar)}
-    snaps = dict(history)
-    snaps[state.turn_label] = {"objectives": protocol.objectives(state)}
-    rows = [{"turn": turn, "t": cal.get(turn, -1), "side": s, "value": float(v)}
-            for turn, snap in snaps.items() for s, v in (snap.get("objectives") or {}).items()]
-    if not rows:
-        return pl.DataFrame(schema={"turn": pl.String, "t": pl.Int64, "side": pl.String, "value": pl.Float64})
-    return pl.DataFrame(rows).sort("t")
+    return metrics_frame(history, state, "objectives")
 
 
 def _series(df: pl.DataFrame, key: str) -> dict[str, list]:
@@ -150,17 +140,15 @@ class Charts:
         if state is not None:
             self.state = state
         st = self.state
-        tracks = track_frame(self.history, st)
-        eco = economy_frame(tracks)
+        eco = economy_frame(self.history, st)
         self.sources["economy"].data = _series(eco, "series")
-        self.notes["economy"].text = "" if eco.height else (
-            "no economy tracks yet (<NATION>.mp.*, <NATION>.eps, <NATION>.reserve)")
-        vp = tracks.filter(pl.col("track").str.contains(VP_MORALE.pattern)) if tracks.height else tracks
-        self.sources["vp"].data = _series(vp, "track")
-        self.notes["vp"].text = "" if vp.height else "no victory-point or morale tracks in this game"
+        self.notes["economy"].text = "" if eco.height else "this game keeps no economy tracks"
+        vp = metrics_frame(self.history, st, "vp", "morale")
+        self.sources["vp"].data = _series(vp, "series")
+        self.notes["vp"].text = "" if vp.height else "no victory points or morale in this game"
         obj = objectives_frame(self.history, st)
-        self.sources["objectives"].data = _series(obj, "side")
-        self.notes["objectives"].text = "" if obj.height else "this ruleset reports no objectives yet"
+        self.sources["objectives"].data = _series(obj, "series")
+        self.notes["objectives"].text = "" if obj.height else "this game reports no objectives"
         loss = losses_frame(st)
         factors = [(s, t) for s, t in loss.select("side", "type").iter_rows()]
         self.figs["losses"].x_range.factors = factors
@@ -178,6 +166,12 @@ class ChartsPanel:
         self.widget = widgets.VBox([widgets.HTML(
             "<i>Economy, losses, objectives, victory points and morale, from the event log and the tracks.</i>"),
             self.box])
+
+    def reset(self) -> None:
+        """Another game: build the figures again on its calendar at the next refresh."""
+        self.charts = None
+        self.box.children = []
+        self.dirty = True
 
     def build(self, fresh: bool = False) -> Charts:
         if fresh:

@@ -15,7 +15,7 @@ from typing import Any
 
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.ui import protocol, symbols
+from workbench.ui import symbols
 
 
 @dataclass
@@ -73,7 +73,7 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
             cls, mark = "unit", ""
             tip = f"{s} stack ({len(us)} unit{'s' if len(us) > 1 else ''}, contents hidden)"
         else:
-            card = protocol.unit_card(state, top)
+            card = state.ruleset.unit_card(state, top)
             cls, mark = symbols.classify(top.type, info), symbols.size_mark(top.size)
             tip = "; ".join(_describe(state, u, oos) for u in us)
         out.append(Counter(h, s, [u.id for u in us], top.id, cls, mark, card.get("strength", ""),
@@ -95,7 +95,7 @@ def nation_colours(state: State, u: Unit) -> tuple[str, str]:
 
 
 def _describe(state: State, u: Unit, oos: set[str]) -> str:
-    card = protocol.unit_card(state, u)
+    card = state.ruleset.unit_card(state, u)
     vals = "-".join(v for v in (card.get("strength", ""), card.get("movement", "")) if v)
     flags = [f for f, on in (("reduced", u.reduced), ("out of supply", u.id in oos)) if on]
     return f"{u.id} {u.type.replace('_', ' ')} {vals}" + (f" ({', '.join(flags)})" if flags else "")

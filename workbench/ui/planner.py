@@ -1,23 +1,24 @@
 """The attack planner: pick a target and attackers, see every number, then commit.
 
 Generic over rulesets: the attack kinds are the open order kinds named in
-``ruleset.attack_kinds`` (default ``("attack",)``) whose orders carry
-``"attackers"`` and ``"targets"``; the choices come from
-``state.legal_orders_of(kind)``; the numbers from
-:func:`workbench.ui.protocol.assess_attack` (``ruleset.assess_attack`` or an
-adapter): strength contributions with their rules, column shifts or die
-modifiers with their rules, the odds column, the exact probability of every
-result (fractions), and the expected step losses of each side.
+``ruleset.attack_kinds`` (SS Amerika ``attack``, ETO ``designate``) whose orders carry
+``"attackers"`` and a ``"target"`` or ``"targets"``; the choices come from
+``state.legal_orders_of(kind)``; the numbers from the ruleset's
+:meth:`~workbench.engine.face.Face.assess_attack`, an
+:class:`~workbench.engine.face.Assessment`: strength contributions with their rules,
+column shifts or die modifiers with their rules, the odds column, the exact probability
+of every result (fractions), and the expected step losses of each side.
 """
 
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from workbench.ui import protocol
+from workbench.engine.face import Assessment
 
 if TYPE_CHECKING:
     from workbench.ui.workbench import Workbench
@@ -47,7 +48,7 @@ class Planner:
 
     # -- which kinds, which orders ----------------------------------------------------------
     def kinds(self) -> tuple[str, ...]:
-        return tuple(getattr(self.wb.state.ruleset, "attack_kinds", ("attack",)))
+        return tuple(self.wb.state.ruleset.attack_kinds)
 
     def open_kind(self) -> str | None:
         d = self.wb.state.decision
@@ -63,10 +64,10 @@ class Planner:
         return self.wb.orders.legal(kind) if kind else []
 
     def targets(self) -> list[str]:
-        return sorted({t for o in self.legal() for t in o.get("targets", [])})
+        return sorted({t for o in self.legal() for t in _targets(o)})
 
     def candidates(self, target: str) -> list[str]:
-        return sorted({a for o in self.legal() if target in o.get("targets", []) for a in o.get("attackers", [])})
+        return sorted({a for o in self.legal() if target in _targets(o) for a in o.get("attackers", [])})
 
     # -- widgets ---------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -107,7 +108,7 @@ class Planner:
             return
         for a in self.candidates(t):
             u = self.wb.state.unit(a)
-            card = protocol.unit_card(self.wb.state, u)
+            card = self.wb.state.ruleset.unit_card(self.wb.state, u)
             cb = widgets.Checkbox(value=True, description=f"{a} ({card.get('strength', '')}) at {u.location}",
                                   indent=False, layout=widgets.Layout(width="auto"))
             cb.observe(lambda _ch: self.assess(), names="value")
@@ -125,20 +126,22 @@ class Planner:
         chosen = [a for a, cb in self._boxes.items() if cb.value]
         if not t or not chosen:
             return None
-        return {"kind": self.open_kind(), "attackers": chosen, "targets": [t]}
+        single = any("target" in o for o in self.legal())  # ETO designates one hex
+        return {"kind": self.open_kind(), "attackers": chosen, **({"target": t} if single else {"targets": [t]})}
 
-    def assess(self) -> dict[str, Any] | None:
+    def assess(self) -> Assessment | None:
         order = self.order()
         self.commit_btn.disabled = order is None
         if order is None:
             self.result.value = "<i>Choose at least one attacker.</i>"
             return None
-        if not protocol.can_assess(self.wb.state):
-            self.result.value = (f"<i>The {self.wb.state.ruleset.name} ruleset has no assess_attack yet: "
+        rs = self.wb.state.ruleset
+        if not rs.can_assess:
+            self.result.value = (f"<i>The {html.escape(rs.name)} ruleset cannot price an attack before the roll: "
                                  "the odds cannot be shown, but the attack can be committed.</i>")
             return None
         try:
-            a = protocol.assess_attack(self.wb.state, order)
+            a = rs.assess_attack(self.wb.state, order)
         except Exception as exc:  # noqa: BLE001 - shown, never raised into the widget
             self.result.value = f"<span class='wb-refused'>cannot assess: {html.escape(str(exc))}</span>"
             return None
@@ -150,34 +153,41 @@ class Planner:
         if order is None:
             self.wb.say("Choose a target and at least one attacker first.", "warn")
             return False
+        first = len(self.wb.state.log)
         if self.wb.apply(order):
-            ev = [e for e in self.wb.state.log if e["kind"] == "combat"][-1:]
-            self.wb.say("Attack resolved: " + (ev[0]["text"] if ev else "done") + ".", "ok")
+            ev = [e for e in self.wb.state.log[first:] if e["kind"] == "combat"][-1:]
+            self.wb.say(("Attack resolved: " + ev[0]["text"]) if ev else
+                        f"Attack committed ({order['kind']}): it is resolved when its step comes.", "ok")
             return True
         return False
 
 
-def assessment_html(a: dict[str, Any]) -> str:
+def _targets(order: dict[str, Any]) -> list[str]:
+    return list(order.get("targets") or ([order["target"]] if order.get("target") else []))
+
+
+def format_fraction(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def assessment_html(a: Assessment) -> str:
     rows = "".join(f"<tr><td>{html.escape(str(w))}</td><td style='text-align:right'>{v:g}</td>"
-                   f"<td class='wb-rule'>{html.escape(str(r))}</td></tr>" for w, v, r in a.get("contributions", []))
+                   f"<td class='wb-rule'>{html.escape(str(r))}</td></tr>" for w, v, r in a.contributions)
     shifts = "".join(f"<tr><td>{html.escape(str(n))}</td><td>{html.escape(str(w))}</td>"
-                     f"<td class='wb-rule'>{html.escape(str(r))}</td></tr>" for n, w, r in a.get("shifts", []))
+                     f"<td class='wb-rule'>{html.escape(str(r))}</td></tr>" for n, w, r in a.shifts)
     shifts = shifts or "<tr><td colspan=3><i>no column shifts or die modifiers</i></td></tr>"
-    dist = a.get("distribution", {})
-    names = a.get("results", {})
-    by = a.get("losses_by_result", {})
-    sides = list(a.get("expected_losses", {}))
+    sides = list(a.expected_losses)
     res_rows = "".join(
-        f"<tr><td><b>{html.escape(r)}</b></td><td>{html.escape(names.get(r, ''))}</td>"
-        f"<td class='wb-prob'>{protocol.format_fraction(p)}</td><td>{float(p) * 100:.1f}%</td>"
-        + "".join(f"<td>{by.get(r, {}).get(s, 0):g}</td>" for s in sides) + "</tr>"
-        for r, p in sorted(dist.items(), key=lambda kv: -kv[1]))
-    exp = ", ".join(f"{html.escape(s)} {v:.2f}" for s, v in a.get("expected_losses", {}).items())
+        f"<tr><td><b>{html.escape(r)}</b></td><td>{html.escape(a.results.get(r, ''))}</td>"
+        f"<td class='wb-prob'>{format_fraction(p)}</td><td>{float(p) * 100:.1f}%</td>"
+        + "".join(f"<td>{a.losses_by_result.get(r, {}).get(s, 0):g}</td>" for s in sides) + "</tr>"
+        for r, p in sorted(a.distribution.items(), key=lambda kv: -kv[1]))
+    exp = ", ".join(f"{html.escape(s)} {v:.2f}" for s, v in a.expected_losses.items())
     return (
-        f"<div class='wb-odds'><b>{a.get('attack', 0):g} : {a.get('defense', 0):g}</b> &rarr; base column "
-        f"<b>{html.escape(str(a.get('base_column', '')))}</b> &rarr; final column "
-        f"<b class='wb-column'>{html.escape(str(a.get('column', '')))}</b> "
-        f"<span class='wb-rule'>{html.escape(a.get('odds_rule', ''))}</span> ({html.escape(a.get('die', ''))})</div>"
+        f"<div class='wb-odds'><b>{a.attack:g} : {a.defense:g}</b> &rarr; base column "
+        f"<b>{html.escape(str(a.base_column))}</b> &rarr; final column "
+        f"<b class='wb-column'>{html.escape(str(a.column))}</b> "
+        f"<span class='wb-rule'>{html.escape(a.odds_rule)}</span> ({html.escape(a.die)})</div>"
         f"<table class='wb-table'><tr><th>strength</th><th>value</th><th>rule</th></tr>{rows}</table>"
         f"<table class='wb-table'><tr><th>shift</th><th>why</th><th>rule</th></tr>{shifts}</table>"
         f"<table class='wb-table wb-dist'><tr><th>result</th><th>meaning</th><th>exact</th><th>%</th>"

@@ -27,7 +27,6 @@ from workbench.engine.ruleset import get_ruleset
 from workbench.engine.scenario import Scenario, scenario_ids, validate
 from workbench.engine.state import State
 from workbench.map import load_map
-from workbench.ui import protocol
 from workbench.ui.tomlw import dumps
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ class Draft:
         """Breaches the scenario itself has as shipped: listed, never held against an edit."""
         if self._inherited is None:
             try:
-                self._inherited = set(protocol.setup_breaches(self.base.new_state(self.seed)))
+                self._inherited = set(self.base.ruleset.setup_breaches(self.base.new_state(self.seed)))
             except Exception:  # noqa: BLE001 - a scenario that cannot set up has nothing to inherit
                 self._inherited = set()
         return self._inherited
@@ -110,7 +109,7 @@ class Draft:
             raise
         except Exception as exc:  # noqa: BLE001 - any failure to set up is a refusal, not a crash
             raise SetupError("set-up", f"{type(exc).__name__}: {exc}") from None
-        breaches = [b for b in protocol.setup_breaches(state) if b not in self.inherited()]
+        breaches = [b for b in state.ruleset.setup_breaches(state) if b not in self.inherited()]
         if breaches and not self.designer:
             rule, why = breaches[0]
             more = f" (and {len(breaches) - 1} more)" if len(breaches) > 1 else ""

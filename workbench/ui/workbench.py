@@ -3,7 +3,7 @@
 The workbench is generic over rulesets.  It reads ``state.decision``,
 ``state.legal_orders()`` / ``state.legal_orders_of(kind)``, the event log and
 the map, and sends orders through ``state.apply``; the few numbers only the
-rules know come through :mod:`workbench.ui.protocol`.
+rules know come from the ruleset's face (:mod:`workbench.engine.face`).
 
 Layout::
 
@@ -28,7 +28,6 @@ import numpy as np
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.game import Game
 from workbench.engine.state import State
-from workbench.ui import protocol
 from workbench.ui.charts import ChartsPanel
 from workbench.ui.history import HistoryPanel
 from workbench.ui.log import LogPanel
@@ -207,6 +206,11 @@ class Workbench:
     def set_state(self, state: State, *, message: str = "") -> None:
         """Switch the workbench to another state (a fork, a replay, a new set-up)."""
         same_map = state.map is self.state.map
+        old = self.state.game
+        if state.game is not old and (state.game.scenario.id != old.scenario.id or state.calendar != old.calendar):
+            self.track_history = {}  # another game: its charts start afresh
+            if "charts" in self._built:
+                self.charts.reset()
         self.state = state
         self.orders.selected = None
         self.map.selected_unit = None
@@ -233,8 +237,8 @@ class Workbench:
         st = self.state
         self.orders.invalidate()
         self.track_history[st.turn_label] = {
-            "tracks": dict(st.tracks), "objectives": protocol.objectives(st), "turn": st.turn}
-        self._oos = protocol.unit_out_of_supply(st) if self.overlay_on["supply"] else None
+            "tracks": dict(st.tracks), "metrics": st.ruleset.metrics(st).as_dict(), "turn": st.turn}
+        self._oos = st.ruleset.out_of_supply(st) if self.overlay_on["supply"] else None
         self.map.state = st
         with self.map.batch():
             self.refresh_overlays()
@@ -263,7 +267,7 @@ class Workbench:
     def refresh_overlays(self) -> None:
         st, m = self.state, self.map
         names = tuple(n for n in ("control", "supply", "zoc") if self.overlay_on[n])
-        layers = protocol.overlays(st, self.side, names) if names else {}
+        layers = st.ruleset.overlays(st, self.side) if names else {}
         for n in ("control", "supply", "zoc"):
             if self.overlay_on[n]:
                 m.set_overlay_codes(n, layers.get(n), skip_water=(n == "control"))
@@ -278,7 +282,7 @@ class Workbench:
     def toggle_overlay(self, name: str, on: bool) -> None:
         self.overlay_on[name] = on
         if name == "supply":
-            self._oos = protocol.unit_out_of_supply(self.state) if on else None
+            self._oos = self.state.ruleset.out_of_supply(self.state) if on else None
         with self.map.batch():
             self.refresh_overlays()
             self.show_selection()
@@ -299,7 +303,7 @@ class Workbench:
         u = self.state.unit(uid)
         m.set_overlay("reach", list(o.reach), "#ffd400")
         m.set_overlay("selected", [u.location], "#ff7f0e")
-        rng = protocol.air_range(self.state, u) if self.overlay_on["airrange"] else None
+        rng = self.state.ruleset.air_range(self.state, u) if self.overlay_on["airrange"] else None
         if rng and u.location.isdigit():
             hm = self.state.map
             d = hm.grid.distance(np.full(hm.size, hm.index(u.location)), np.arange(hm.size))

@@ -40,6 +40,7 @@ from workbench.rulesets.eto import (
     weather,
 )
 from workbench.rulesets.eto.control import apply_front, control, home_mask
+from workbench.rulesets.eto.face import ETOFace
 from workbench.rulesets.eto.losses import FORCE_POOL
 from workbench.rulesets.eto.movement import MoveOrder
 
@@ -75,7 +76,7 @@ class RebuildOrder(OrderKind):
         self._which(state).execute(state, order)
 
 
-class ETORuleset(Ruleset):
+class ETORuleset(ETOFace, Ruleset):
     """ETO: monthly turns, with a seasonal turn before January, April, July and October."""
 
     name = "eto"
@@ -172,7 +173,7 @@ class ETORuleset(Ruleset):
             if reg.get("side") not in self.sides or not isinstance(reg.get("polygon", []), list):
                 raise ScenarioError(scenario.file, f"control_regions[{i}]",
                                     "needs side = 'axis' or 'allies' and a polygon of [lon, lat] points")
-        # hints for the heuristic bots (workbench/bots/eto.py): each lane an HQ of the scenario
+        # hints for the heuristic bots (rulesets/eto/bot.py): each lane an HQ of the scenario
         # driving on one of its victory objectives
         objectives = {str(o.get("place")) for o in raw.get("victory", {}).get("objectives", [])}
         unit_ids = {u["id"] for u in scenario.units}

@@ -25,7 +25,13 @@ def _hex(state: State, place: str) -> int:
     return hm.index(place if place.isdigit() else hm.hex_of(place))
 
 
+def objective_hexes(state: State) -> set[int]:
+    """The hexes of the scenario's victory objectives (``[[victory.objectives]]``)."""
+    return {_hex(state, o["place"]) for o in state.game.scenario.raw.get("victory", {}).get("objectives", [])}
+
+
 def axis_vp(state: State) -> tuple[int, dict[str, int]]:
+    """The Axis VP and their detail: objectives it controls, then Soviet resource hexes."""
     v = state.game.scenario.raw.get("victory", {})
     ctrl = control(state)
     detail: dict[str, int] = {}

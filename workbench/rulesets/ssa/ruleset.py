@@ -19,6 +19,7 @@ from workbench.rulesets.ssa import (
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
 from workbench.rulesets.ssa.deployment import DeployOrder, deploy_defaults, setup_breaches
+from workbench.rulesets.ssa.face import SSAFace
 from workbench.rulesets.ssa.losses import ELIMINATED, TakeLossesOrder
 from workbench.rulesets.ssa.movement import MOVEMENT_MARK, RailOrder, SSAMovement, SSAMoveOrder
 from workbench.rulesets.ssa.naval import DebarkOrder, EmbarkOrder, SailOrder
@@ -43,7 +44,7 @@ def _then(first: Procedure | None, second: Procedure) -> Procedure:
     return run
 
 
-class SSARuleset(Ruleset):
+class SSARuleset(SSAFace, Ruleset):
     """SS Amerika (SSA-1.0): one turn a month; Mobilization stage then two player turns (SSA-4.G)."""
 
     name = "ssa"

@@ -38,28 +38,6 @@ OFF_MAP = ("Eliminated", "unplaced", "Force pool")
 SPEND_KINDS = ("replace", "mobilize")
 
 
-def _axial(hm) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
-    cache = hm.__dict__.setdefault("_bot_axial", {})
-    if "qr" not in cache:
-        cache["qr"] = (hm.hexes["q"].to_numpy().astype(np.int64), hm.hexes["r"].to_numpy().astype(np.int64))
-    return cache["qr"]
-
-
-def dist_from(hm, idx: int) -> np.ndarray:  # noqa: ANN001
-    """Hex distance from ``idx`` to every hex."""
-    q, r = _axial(hm)
-    dq, dr = q - q[idx], r - r[idx]
-    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
-
-
-def dist_to_set(hm, idxs) -> np.ndarray:  # noqa: ANN001
-    """Distance from every hex to the nearest of ``idxs`` (large where the set is empty)."""
-    out = np.full(hm.size, 10**6, dtype=np.int64)
-    for i in idxs:
-        np.minimum(out, dist_from(hm, int(i)), out=out)
-    return out
-
-
 def _dest(order: dict[str, Any]) -> str:
     """Where a move order ends: ``to``, or the last hex of its ``path``."""
     return order["to"] if "to" in order else order["path"][-1]
@@ -185,7 +163,7 @@ class SSABrain(Brain):
         for u in st.units_by_id.values():
             if u.side == ctx.side and u.location.isdigit() and "logistic" in u.type and values.is_land(st, u):
                 pts.append(hm.index(u.location))
-        return dist_to_set(hm, set(pts))
+        return hm.dist_to_set(set(pts))
 
     def _stranded(self, ctx: Context) -> np.ndarray:
         """``bool[N]``: land hexes whose landmass holds fewer than a tenth of the map's cities (an
@@ -293,7 +271,7 @@ class SSABrain(Brain):
         for i, w in info["targets"].items():
             if info["own_str"][i] > 0:
                 continue  # already ours on the ground
-            near = dist_from(hm, i) <= 1
+            near = hm.dist_from(i) <= 1
             if not (coastal & near).any():
                 continue
             defence = float(info["enemy_str"][near].sum())
@@ -344,7 +322,7 @@ class SSABrain(Brain):
         if not opts:
             return None
         info = self._info(ctx)
-        dt = dist_from(hm, target)
+        dt = hm.dist_from(target)
         coastal = hm.flag("coastal")
         port = hm.flag("port")
         cargo = carried_by(st, convoy)
@@ -443,10 +421,8 @@ class SSABrain(Brain):
         idx, pull, threat = info["target_arrays"]
         # the loop "first target with the lowest distance - 4w + 0.3 enemy", vectorised over
         # the targets only (not a distance field over the whole map per unit)
-        q, r = _axial(hm)
         here = hm.index(u.location)
-        dq, dr = q[idx] - q[here], r[idx] - r[here]
-        score = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 + pull + threat
+        score = hm.grid.distance(np.full(len(idx), here), idx) + pull + threat
         k = int(np.argmin(score))
         return int(idx[k]) if score[k] < 1e9 else None
 
@@ -474,7 +450,7 @@ class SSABrain(Brain):
             goal = self._objective(ctx, u, info)
             if goal is None:
                 continue
-            dg = dist_from(hm, goal)
+            dg = hm.dist_from(goal)
             here = hm.index(u.location)
             if dg[here] <= max(2.0, values.mf(st, u)) * 1.5:
                 continue
@@ -517,7 +493,7 @@ class SSABrain(Brain):
             goal = self._objective(ctx, u, info)
             if goal is None:
                 continue
-            dg = dist_from(hm, goal)
+            dg = hm.dist_from(goal)
             mf = max(values.mf(st, u), 1.0)
             logistic = "logistic" in u.type
             strength = values.cf(st, u)
@@ -538,7 +514,7 @@ class SSABrain(Brain):
             stay = score(here)
             if here in info["targets"] and info["enemy_adj"][here] > 0:
                 continue  # hold a threatened city
-            dh = dist_from(hm, here)
+            dh = hm.dist_from(here)
             cands = sorted(((score(hm.index(_dest(o))), int(dh[hm.index(_dest(o))]), o)
                             for o in ctx.memo["move_opts"][uid]), key=lambda c: (c[0], c[1]))
             for s, _, o in cands[:8]:

@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 
 from workbench.bots.heuristic import Brain, Context
-from workbench.bots.ssa import dist_from, dist_to_set
 
 RESULT_VALUE = {"DE": 3.0, "D3": 2.5, "(D2)": 2.0, "D2": 1.8, "D2x": 1.3, "D1": 1.0, "D1x": 0.6,
                 "x": -0.4, "xx": -0.9, "AE": -2.5}
@@ -137,8 +136,8 @@ class ETOBrain(Brain):
                 continue
         enemy_idx = np.flatnonzero(enemy > 0)
         info = {"enemy": enemy, "enemy_sp": enemy_sp, "own": own, "objectives": objectives,
-                "to_enemy": dist_to_set(hm, enemy_idx[:: max(1, len(enemy_idx) // 60)]),
-                "to_obj": dist_to_set(hm, objectives)}
+                "to_enemy": hm.dist_to_set(enemy_idx[:: max(1, len(enemy_idx) // 60)]),
+                "to_obj": hm.dist_to_set(objectives)}
         goal = info["to_obj"].astype(float)
         info["lane_goal"] = {}
         if ctx.side == "axis" and objectives:
@@ -166,7 +165,7 @@ class ETOBrain(Brain):
         ta = terrain_arrays(ctx.state)
         res = [int(i) for i in np.flatnonzero(home_mask(ctx.state, "SU", original=True)
                                                 & (ta.resource | ta.city_resource)) if int(i) not in objectives]
-        to_obj = np.array([dist_from(hm, o) for o in objectives], dtype=float)  # [objective, hex]
+        to_obj = np.array([hm.dist_from(o) for o in objectives], dtype=float)  # [objective, hex]
         lane_of = [int(np.argmin(to_obj[:, i])) for i in res]
         worth = [vp + 1 + lane_of.count(k) for k, vp in enumerate(vps)]
         self._assign_lanes(ctx, objectives, to_obj, np.array(worth, dtype=float))
@@ -285,7 +284,7 @@ class ETOBrain(Brain):
             if hq.side != ctx.side or hq.id in lanes or not values.on_map(hq) or values.unit_class(st, hq) != "hq":
                 continue
             here = hm.index(hq.location)
-            near = dist_from(hm, here)
+            near = hm.dist_from(here)
             votes = np.zeros(len(objectives))
             for u in combat:
                 if near[hm.index(u.location)] <= values.command_radius(st, hq):
@@ -315,7 +314,7 @@ class ETOBrain(Brain):
         if at is None and not values.on_map(hq):
             return 0.0
         radius = values.command_radius(st, hq)
-        near = dist_from(hm, hm.index(at or hq.location))
+        near = hm.dist_from(hm.index(at or hq.location))
         total = 0.0
         for u in st.units_by_id.values():
             if u.side != ctx.side or not values.on_map(u) or (u.props.get("activated") and not fresh):
