@@ -259,3 +259,30 @@ def test_eto_27_3_extra_hexes_only_to_avoid_overstacking(tmp_path, monkeypatch):
     s = new_state(tmp_path, base + full)
     got = retreat.paths(s, s.unit("SU-a"), "08740", 1, True)
     assert got and all(len(p) == 2 and p[0] in ring for p in got)
+
+
+def test_eto_27_1_results_are_steps_of_the_sequence(tmp_path):
+    """ETO-27.1-27.4 as flow data: a rolled attack opens the ``combat-result`` procedure, whose
+    steps (attacker's losses, defender's result, retreats, installations, advance after combat,
+    secondary advance, breakthrough movement) run in order.  Two German infantry against one Soviet
+    at 4:1 roll 5: (D2), so the clock stands in "4A-F / Retreats" while the defender
+    retreats, then in "Advance after combat"; declining the advance finishes the combat."""
+    from eto_kit import begin_offensive, new_state, step_to, unit
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-b", "GE", "infantry", "08640"),
+                             unit("SU-a", "SU", "infantry", "08740")], 5)
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    assert s.decision.kind == "retreat" and s.clock[-3:-1] == ("4A-F: Resolve ground attacks", "Retreats")
+    assert s.decision.step == "combat-result/retreats"
+    s.apply(s.legal_orders()[0])
+    assert s.decision.kind == "advance" and "Advance after combat" in s.clock
+    s.apply({"kind": "advance", "units": [], "to": "08740"})
+    assert "combat" not in s.markers and s.clock[-1] == "4A-F: Resolve ground attacks"
+    assert [e["kind"] for e in s.log if e["kind"] in ("combat", "retreat", "advance", "combat_done")] == [
+        "combat", "retreat", "advance", "combat_done"]

@@ -410,8 +410,8 @@ def test_eto_26_3_one_attack_per_hex_per_step_and_infantry_in_hq_radius(tmp_path
 def test_eto_27_6_fortification_marker_destroyed_when_the_defenders_leave(tmp_path):
     """27.6: "Installation markers in the defender's hex are destroyed if all defending units
     retreat or are eliminated."""
-    from workbench.rulesets.eto.combat import installations
     from workbench.rulesets.eto.losses import eliminate
+    from workbench.rulesets.eto.results import destroy_installations as installations
 
     s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("SU-a", "SU", "infantry", "08740")])
     s.markers["forts"] = {"08740": {"side": "allies", "kind": "fortification"}}

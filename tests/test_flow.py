@@ -115,7 +115,10 @@ def test_real_sequences_declare_every_phase():
     assert [c.title for c in ssa.nodes["turn/player/combat"].children][:3] == [
         "Aerial combat", "Naval combat", "Land combat"]
     eto = get_ruleset("eto").sequence
-    assert set(eto.roots) == {"monthly", "seasonal", "attack-4A", "air-offensive-4B"}
+    assert set(eto.roots) == {"monthly", "seasonal", "attack-4A", "combat-result", "air-offensive-4B"}
+    assert [c.key for c in eto.roots["combat-result"].children] == [
+        "attacker-losses", "defender-result", "retreats", "installations", "advance-after-combat",
+        "secondary-advance", "breakthrough-move"]
     assert [c.key for c in eto.roots["monthly"].children] == [
         "weather", "strategic", "naval-air", "offensive", "movement", "end"]
     assert len(eto.nodes["monthly/strategic"].children) == 5

@@ -501,7 +501,11 @@ class State:
         """Close a step: remove its frame, then run its exit procedure, which may push
         interrupts or sub-procedures that run before play goes on."""
         closing = self.frames.pop()
-        self._closing = closing  # so state.step / state.phasing still name the closing step
+        # so state.step / state.phasing still name the closing step -- except a sub-procedure's
+        # root (pushed by push_procedure or a call): it interrupted the step below it, and its
+        # exit procedure carries on that step, so they name that step
+        sub_root = "/" not in step.path and step.path != self.game.ruleset.turn_root(self)
+        self._closing = None if sub_root else closing
         try:
             self.game.ruleset.exit(self, step)
         finally:

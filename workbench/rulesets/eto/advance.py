@@ -169,15 +169,12 @@ class AdvanceOrder(OrderKind):
                                    "may not; none in the Breakthrough step)")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
-        from workbench.rulesets.eto.combat import proceed
-
         f = state.frames[-1]
         c = state.markers["combat"]
         units = order["units"]
         if not units:
             state.pop_interrupt()
             state.emit("advance", side=c["side"], rule=self.rule, text="no (further) advance", units=[])
-            proceed(state)
             return
         from workbench.rulesets.eto.reaction import intercept
 
@@ -205,7 +202,6 @@ class AdvanceOrder(OrderKind):
         more = primary_candidates(state, c) if f["data"]["phase"] == "primary" else secondary_candidates(state, c)
         if not more:
             state.pop_interrupt()
-            proceed(state)
 
 
 class BTMoveOrder(OrderKind):
@@ -255,7 +251,6 @@ class BTMoveOrder(OrderKind):
             raise IllegalOrder("ETO-24.3", f"{gid} is not stacked with {uid}")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
-        from workbench.rulesets.eto.combat import proceed
         from workbench.rulesets.eto.movement import after_move
         from workbench.rulesets.eto.reaction import intercept
 
@@ -277,4 +272,3 @@ class BTMoveOrder(OrderKind):
             after_move(state, u.side)
         if not f["data"]["pending"]:
             state.pop_interrupt()
-            proceed(state)

@@ -16,12 +16,13 @@ basic strength); DRMs from :func:`adjudicate.combat_drm_terms`.  Air
 superiority, bombers, naval bombardment and paradrops are further terms that
 later modules register in :data:`EXTRA_TERMS`.
 
-Results (27.1) are applied by a small pipeline (:func:`proceed`) that asks
-the owners for their choices as interrupts: attacker losses first, then the
-defender's steps-or-hexes choice, retreats, advance after combat, secondary
-advance, breakthrough movement.  Armor reaction attacks (26.5, :mod:`reaction`)
-use the same pipeline with mode ``"reaction"``; a breakthrough attack that
-fails must be repeated in the Combat step (28.4, :func:`repeat_why`).
+Results (27.1) are steps of the sequence (:mod:`results`, the ``combat-result``
+procedure): attacker losses first, then the defender's steps-or-hexes choice,
+retreats, installations, advance after combat, secondary advance, breakthrough
+movement, each asking its owner through an interrupt.  Armor reaction attacks
+(26.5, :mod:`reaction`) run the same steps with mode ``"reaction"``; a
+breakthrough attack that fails must be repeated in the Combat step (28.4,
+:func:`repeat_why`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import command, supply, values
+from workbench.rulesets.eto import command, results, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import in_radius
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -538,9 +539,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
     if defenders_all and all(values.unit_class(state, u) == "partisan" for u in defenders_all):
         for p in defenders_all:
             eliminate(state, p, "ETO-45.5", " (partisans are destroyed when attacked)")
-        state.markers["combat"] = {"stage": "advance", "target": target, "side": side, "mode": d["mode"],
-                                   "attackers": attackers, "defenders": [], "result": "partisans"}
-        proceed(state)
+        results.run(state, {"target": target, "side": side, "mode": d["mode"], "attackers": attackers,
+                            "defenders": [], "result": "partisans"})
         return
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
     from workbench.rulesets.eto.paradrop import paras_lifted
@@ -571,8 +571,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         state.unit(uid).props["attacked"] = True
         if d["mode"] == "combat" and state.unit(uid).props.get("must_attack") == target:
             state.unit(uid).props.pop("must_attack")  # 28.4: the repeat attack is made
-    state.markers["combat"] = {
-        "stage": "attacker", "target": target, "side": side, "mode": d["mode"], "attackers": attackers,
+    c = {
+        "target": target, "side": side, "mode": d["mode"], "attackers": attackers,
         "defenders": a.defenders, "result": code, "attacker_steps": int(spec["attacker_steps"]),
         "attacker_eliminated": bool(spec["attacker_eliminated"]), "flex": int(spec["defender_flex"]),
         "retreat": int(spec["defender_retreat"]), "defender_eliminated": bool(spec["defender_eliminated"]),
@@ -580,102 +580,8 @@ def resolve(state: State, d: dict[str, Any]) -> None:
         "dfn_supplied": dfn_supplied,
     }
     if d.get("reaction"):
-        state.markers["combat"]["reaction"] = d["reaction"]
-    proceed(state)
-
-
-def proceed(state: State) -> None:
-    """Run the result pipeline until someone must choose, or the combat is done (27.1-27.4)."""
-    from workbench.rulesets.eto import advance, losses, retreat
-
-    c = state.markers.get("combat")
-    while c:
-        stage = c["stage"]
-        side = c["side"]
-        enemy = values.other(side)
-        if stage == "attacker":
-            alive = [a for a in c["attackers"] if values.on_map(state.unit(a))]
-            if c["attacker_eliminated"]:
-                for a in alive:
-                    losses.eliminate(state, state.unit(a), "ETO-27.1", " (AE)")
-                c["stage"] = "defender"
-                continue
-            n = c["attacker_steps"]
-            c["stage"] = "defender"
-            if n and alive and not c["affects_defender"]:
-                # 19.4/28.7 (ruling): the result cannot vacate the hex, so dropped paras are lost
-                # anyway; each one's removal is one of the attacker's step losses
-                from workbench.rulesets.eto.paradrop import dropped_attackers
-
-                for p in dropped_attackers(state, c)[:n]:
-                    losses.eliminate(state, p, "ETO-28.7" if c["mode"] in ("breakthrough", "exploitation")
-                                     else "ETO-19.4", f" ({c['target']} cannot be vacated: one attacker step loss)")
-                    n -= 1
-                alive = [a for a in alive if values.on_map(state.unit(a))]
-            if n and alive:
-                if losses_forced(state, alive, n):
-                    apply_steps(state, alive, n, "ETO-27.2")
-                else:
-                    state.push_interrupt("attacker_losses", side, "ETO-27.2",
-                                         f"{c['result']}: choose {n} step loss(es) among the attackers",
-                                         ["take_losses"], role="attacker", steps=n, units=sorted(alive))
-                    return
-            continue
-        if stage == "defender":
-            dfn = [u for u in c["defenders"] if values.on_map(state.unit(u)) and state.unit(u).location == c["target"]]
-            # 27.3: units that retreated into the hex this step share a DE, a (D2) or a stack retreat
-            late = sorted(u.id for u in combat_units_at(state, c["target"], enemy) if u.id not in c["defenders"])
-            c["stage"] = "retreats"
-            if c["defender_eliminated"]:
-                for u in dfn:
-                    losses.eliminate(state, state.unit(u), "ETO-27.1", " (DE)")
-                for u in late:
-                    losses.eliminate(state, state.unit(u), "ETO-27.3", " (DE: retreated into the hex this step)")
-                continue
-            if c["retreat"]:
-                c["retreat_hexes"] = {u: c["retreat"] for u in [*dfn, *late]}
-                continue
-            if c["flex"] and dfn:
-                state.push_interrupt("defender_losses", enemy, "ETO-27.1",
-                                     f"{c['result']}: lose steps or retreat the stack ({c['flex']} in all)",
-                                     ["take_losses"], role="defender", steps=c["flex"], units=sorted(dfn),
-                                     reserve=late)
-                return
-            continue
-        if stage == "retreats":
-            c["stage"] = "installations"
-            pending = {u: n for u, n in c.get("retreat_hexes", {}).items()
-                       if values.on_map(state.unit(u)) and n > 0}
-            if pending and retreat.start(state, c, pending):
-                return
-            continue
-        if stage == "installations":
-            c["stage"] = "advance"
-            installations(state, c)
-            continue
-        if stage == "advance":
-            c["stage"] = "secondary"
-            if advance.offer(state, c):
-                return
-            continue
-        if stage == "secondary":
-            c["stage"] = "bt_move"
-            if advance.offer_secondary(state, c):
-                return
-            continue
-        if stage == "bt_move":
-            c["stage"] = "done"
-            if advance.offer_bt_move(state, c):
-                return
-            continue
-        # done
-        finish(state, c)
-        if c["mode"] == "reaction":
-            from workbench.rulesets.eto.reaction import after
-
-            after(state, c)  # 26.5: the interrupted move goes on (or stops)
-            return
-        c = state.markers.get("combat")
+        c["reaction"] = d["reaction"]
+    results.run(state, c)
 
 
 def finish(state: State, c: dict[str, Any]) -> None:
@@ -708,25 +614,6 @@ def finish(state: State, c: dict[str, Any]) -> None:
     state.markers.pop("combat", None)
     state.emit("combat_done", side=c["side"], rule="ETO-27.0", text=f"combat at {c['target']} done",
                target=c["target"])
-
-
-def installations(state: State, c: dict[str, Any]) -> None:
-    """ETO-27.6: installation markers in the defender's hex are destroyed if every defender
-    retreated or was eliminated.  The marker leaves play as a fortification and is marked
-    Destroyed in ``state.markers["destroyed"]`` (by hex: kind, the side that held it, turn), so
-    the capturing player may repair it (37.5, ``construction.repair``)."""
-    if combat_units_at(state, c["target"], values.other(c["side"])):
-        return
-    if "defenders" in c and not c["defenders"] and not c.get("affects_defender"):
-        return  # 27.4: an empty fortification falls only to a result that affects the defender
-    forts = state.markers.get("forts", {})
-    if c["target"] in forts and forts[c["target"]].get("side") != c["side"]:
-        old = forts.pop(c["target"])
-        kind = str(old.get("kind", "fortification"))
-        state.markers.setdefault("destroyed", {})[c["target"]] = {
-            "kind": kind, "side": old.get("side"), "turn": state.turn_label}
-        state.emit("installation_destroyed", side=c["side"], rule="ETO-27.6",
-                   text=f"{kind} at {c['target']} destroyed", hex=c["target"], installation=kind)
 
 
 def losses_forced(state: State, units: list[str], n: int) -> bool:
@@ -813,4 +700,3 @@ class TakeLossesOrder(OrderKind):
             state.emit("defender_choice", side=f["side"], rule="ETO-27.1",
                        text=f"{len(order['units'])} step(s) lost, retreat {hexes} hex(es)",
                        steps=len(order["units"]), hexes=hexes)
-        proceed(state)

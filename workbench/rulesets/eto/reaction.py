@@ -178,8 +178,6 @@ def resume(state: State, deferred: dict[str, Any], ids: list[str], label: str, o
 
 def halt(state: State, kind: str, order: dict[str, Any], ids: list[str]) -> None:
     """Units whose move was stopped by the reaction move no farther this step (26.5)."""
-    from workbench.rulesets.eto.combat import proceed
-
     state.emit("reaction_halt", rule=RULE, text=f"{', '.join(ids)} move no farther", units=ids)
     if kind == "move":
         for u in ids:
@@ -197,7 +195,6 @@ def halt(state: State, kind: str, order: dict[str, Any], ids: list[str]) -> None
                     f["data"]["pending"].remove(u)
             if not f["data"]["pending"]:
                 state.pop_interrupt()
-                proceed(state)
     elif kind == "breakthrough":
         off = command.offensive(state)
         off["bt_done"] = int(off.get("bt_done", 0)) + 1  # the breakthrough is spent

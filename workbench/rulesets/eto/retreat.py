@@ -133,7 +133,6 @@ class RetreatOrder(OrderKind):
                                "avoiding enemy-adjacent hexes when it can, and not ending overstacked")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
-        from workbench.rulesets.eto.combat import proceed
         from workbench.rulesets.eto.losses import eliminate
 
         f = state.frames[-1]
@@ -161,4 +160,3 @@ class RetreatOrder(OrderKind):
                 eliminate(state, state.unit(uid), self.rule, " (no legal retreat)")
         if not pending:
             state.pop_interrupt()
-            proceed(state)

@@ -32,6 +32,7 @@ from workbench.rulesets.eto import (
     reaction,
     repair,
     replenishment,
+    results,
     retreat,
     stacking,
     supply,
@@ -119,6 +120,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["initiative/adjust"] = initiative.adjust
         p["initiative/reveal"] = initiative.reveal
         p[reaction.DECLINED] = reaction.declined
+        p.update(results.PROCEDURES)  # 27.1-27.6, 28.3: the combat-result steps
 
     # -- calendar -------------------------------------------------------------------------
     def calendar(self, first: str, last: str) -> list[str]:
