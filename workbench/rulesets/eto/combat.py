@@ -38,7 +38,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import command, results, supply, values
+from workbench.rulesets.eto import command, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import in_radius
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -47,6 +47,8 @@ from workbench.rulesets.eto.weather import MUD, WINTER, conditions, crossable_si
 #: Hooks for later issues (air, naval): ``f(state, ctx) -> dict`` with optional keys
 #: attack_add, defense_add (SP additions), drm_kwargs (for combat_drm_terms), terms.
 EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = []
+#: The sub-procedure of sequence.toml that applies a combat's results (:mod:`results`).
+RESULTS = "combat-result"
 
 
 @dataclass
@@ -68,8 +70,7 @@ class Assessment:
         return sum(v for v, _, _ in self.drms)
 
 
-def combat_units_at(state: State, label: str, side: str) -> list[Unit]:
-    return [u for u in values.units_at(state, label, side) if values.is_combat_unit(state, u)]
+combat_units_at = values.combat_units_at
 
 
 def side_dir(state: State, a: str, b: str) -> int:
@@ -510,38 +511,28 @@ def _trigger_blitzkrieg(state: State, side: str, attackers: list[Unit], target: 
                        text=f"blitzkrieg bonus against {u.nation} for {state.turn_label}", nation=u.nation)
 
 
-def _reaction_over(state: State, d: dict[str, Any]) -> None:
-    """A cancelled armor reaction attack (26.5): the interrupted move goes on."""
-    if d.get("reaction"):
-        from workbench.rulesets.eto.reaction import after
-
-        after(state, {"reaction": d["reaction"]})
-
-
-def resolve(state: State, d: dict[str, Any]) -> None:
+def resolve(state: State, d: dict[str, Any]) -> bool:
     """ETO-26.1: roll one designated attack (or an armor reaction attack, 26.5: ``d["side"]``
-    and ``d["reaction"]``) and start its result pipeline (27.1)."""
+    and ``d["reaction"]``) and start its result steps (27.1).  False: cancelled before the roll
+    (no attacker left, or the hex is vacant)."""
     side = d.get("side") or command.offensive(state).get("side") or state.phasing
     target = d["target"]
     enemy = values.other(side)
     attackers = [a for a in d["attackers"] if values.on_map(state.unit(a))]
     if not attackers:
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: no attackers left")
-        _reaction_over(state, d)
-        return
+        return False
     defenders_all = [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]
     if not defenders_all and not enemy_fort(state, side, target):
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: hex vacant")
-        _reaction_over(state, d)
-        return
+        return False
     from workbench.rulesets.eto.losses import eliminate
 
     if defenders_all and all(values.unit_class(state, u) == "partisan" for u in defenders_all):
         for p in defenders_all:
             eliminate(state, p, "ETO-45.5", " (partisans are destroyed when attacked)")
-        results.run(state, {"target": target, "side": side, "mode": d["mode"], "attackers": attackers,
-                            "defenders": [], "result": "partisans"})
-        return
+        return _results(state, {"target": target, "side": side, "mode": d["mode"], "attackers": attackers,
+                                "defenders": [], "result": "partisans"})
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
     from workbench.rulesets.eto.paradrop import paras_lifted
 
@@ -581,59 +572,15 @@ def resolve(state: State, d: dict[str, Any]) -> None:
     }
     if d.get("reaction"):
         c["reaction"] = d["reaction"]
-    results.run(state, c)
+    return _results(state, c)
 
 
-def finish(state: State, c: dict[str, Any]) -> None:
-    from workbench.rulesets.eto import paradrop
-    from workbench.rulesets.eto.control import pass_through
-    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
-
-    paradrop.not_vacated(state, c)  # 19.4, 28.7, 29.4
-    vacated = not combat_units_at(state, c["target"], values.other(c["side"]))
-    if "defenders" in c and not c["defenders"] and c.get("result") != "partisans":
-        vacated = bool(c.get("affects_defender"))  # an empty fort falls only to such a result (27.4)
-    for p in paradrop.dropped_attackers(state, c) if vacated else []:
-        pass_through(state, p, [state.map.index(c["target"])])  # 24.4: the para holds the hex
-    if c["mode"] == "combat" and vacated:
-        for a in c["attackers"]:
-            u = state.unit(a)
-            if values.on_map(u) and values.unit_class(state, u) == "armor":
-                u.props["can_exploit"] = True  # 29.1: eligible to advance after combat in Step 4
-        for g in state.units_by_id.values():
-            if g.side == c["side"] and values.unit_class(state, g) == "general" and values.on_map(g) \
-                    and any(state.unit(a).location == g.location for a in c["attackers"]):
-                g.props["can_exploit"] = True
-    if c["mode"] == "breakthrough":
-        for a in c["attackers"]:
-            u = state.unit(a)
-            u.props["bt_done"] = True
-            if not vacated and values.on_map(u):
-                u.props["must_attack"] = c["target"]  # 28.4: enforced by repeat_why
-    lone_commanders_in_zoc(state, c["side"])
-    state.markers.pop("combat", None)
-    state.emit("combat_done", side=c["side"], rule="ETO-27.0", text=f"combat at {c['target']} done",
-               target=c["target"])
-
-
-def losses_forced(state: State, units: list[str], n: int) -> bool:
-    """The attacker has no real choice: one unit, or every step of every unit is needed."""
-    total = sum(values.steps_left(state, state.unit(u)) for u in units)
-    return len(units) == 1 or total <= n
-
-
-def apply_steps(state: State, units: list[str], n: int, rule: str) -> None:
-    """Take ``n`` steps from ``units`` (used only when forced: one unit, or all steps)."""
-    from workbench.rulesets.eto.losses import step_loss
-
-    left = n
-    for uid in units * 2:
-        u = state.unit(uid)
-        if left <= 0:
-            break
-        if values.on_map(u):
-            step_loss(state, u, rule)
-            left -= 1
+def _results(state: State, c: dict[str, Any]) -> bool:
+    """Start the combat's result steps: the ``combat-result`` procedure of the sequence
+    (:mod:`results`), named as data so this module never calls into it."""
+    state.markers["combat"] = c
+    state.push_procedure(RESULTS)
+    return True
 
 
 def loss_options(state: State, units: list[str], n: int, exact: bool) -> list[list[str]]:

@@ -126,10 +126,11 @@ class ReactOrder(OrderKind):
         state.emit("reaction", side=f["side"], rule=self.rule,
                    text=f"{', '.join(order['units'])} attack {data['hex']} in reaction", hex=data["hex"],
                    units=list(order["units"]))
-        resolve(state, {"target": data["hex"], "attackers": list(order["units"]), "mode": "reaction",
-                        "side": f["side"],
-                        "reaction": {"outer": outer, "deferred": data["deferred"], "units": data["units"],
-                                     "hex": data["hex"], "offered": data["offered"]}})
+        reaction = {"outer": outer, "deferred": data["deferred"], "units": data["units"],
+                    "hex": data["hex"], "offered": data["offered"]}
+        if not resolve(state, {"target": data["hex"], "attackers": list(order["units"]), "mode": "reaction",
+                               "side": f["side"], "reaction": reaction}):
+            after(state, {"reaction": reaction})  # cancelled before the roll: the move goes on
 
 
 def declined(state: State, f: dict[str, Any]) -> None:

@@ -22,12 +22,6 @@ from workbench.rulesets.eto import advance, losses, retreat, values
 ROOT = "combat-result"
 
 
-def run(state: State, c: dict[str, Any]) -> None:
-    """Start the result steps of a rolled (or partisan) combat ``c`` (27.1)."""
-    state.markers["combat"] = c
-    state.push_procedure(ROOT)
-
-
 def _combat(state: State) -> dict[str, Any] | None:
     c = state.markers.get("combat")
     return None if c is None or c.get("result") == "partisans" else c
@@ -37,7 +31,6 @@ def attacker_losses(state: State, step: Step) -> None:
     """ETO-27.1/27.2: AE eliminates every attacker; x/xx: the attacker picks his step losses
     (forced when one unit or every step is needed).  19.4/28.7 ruling: where the result cannot
     vacate the hex, dropped paratroops are lost anyway and each counts as one of those steps."""
-    from workbench.rulesets.eto.combat import apply_steps, losses_forced
     from workbench.rulesets.eto.paradrop import dropped_attackers
 
     c = _combat(state)
@@ -68,14 +61,12 @@ def defender_result(state: State, step: Step) -> None:
     """ETO-27.1: DE eliminates the stack; (D2) retreats every unit; D1-D3 are steps or hexes of
     retreat, the defender's choice.  27.3: units that retreated into the hex this step share a
     DE, a (D2) or a stack retreat."""
-    from workbench.rulesets.eto.combat import combat_units_at
-
     c = _combat(state)
     if c is None:
         return
     enemy = values.other(c["side"])
     dfn = [u for u in c["defenders"] if values.on_map(state.unit(u)) and state.unit(u).location == c["target"]]
-    late = sorted(u.id for u in combat_units_at(state, c["target"], enemy) if u.id not in c["defenders"])
+    late = sorted(u.id for u in values.combat_units_at(state, c["target"], enemy) if u.id not in c["defenders"])
     if c["defender_eliminated"]:
         for u in dfn:
             losses.eliminate(state, state.unit(u), "ETO-27.1", " (DE)")
@@ -114,9 +105,7 @@ def destroy_installations(state: State, c: dict[str, Any]) -> None:
     retreated or was eliminated.  The marker leaves play as a fortification and is marked
     Destroyed in ``state.markers["destroyed"]`` (by hex: kind, the side that held it, turn), so
     the capturing player may repair it (37.5, ``construction.repair``)."""
-    from workbench.rulesets.eto.combat import combat_units_at
-
-    if combat_units_at(state, c["target"], values.other(c["side"])):
+    if values.combat_units_at(state, c["target"], values.other(c["side"])):
         return
     if "defenders" in c and not c["defenders"] and not c.get("affects_defender"):
         return  # 27.4: an empty fortification falls only to a result that affects the defender
@@ -148,14 +137,69 @@ def breakthrough_move(state: State, step: Step) -> None:
 def done(state: State, step: Step) -> None:
     """The procedure has closed: finish the combat (exploitation and repeat marks, 29.1, 28.4),
     then, after an armor reaction attack, let the interrupted move go on (26.5)."""
-    from workbench.rulesets.eto.combat import finish
-
     c = state.markers["combat"]
     finish(state, c)
     if c["mode"] == "reaction":
         from workbench.rulesets.eto.reaction import after
 
         after(state, c)
+
+
+def finish(state: State, c: dict[str, Any]) -> None:
+    """ETO-27.0: the combat is over: dropped paratroops hold or are lost (19.4), armor that
+    vacated the hex may exploit (29.1), failed breakthrough armor must repeat (28.4), and lone
+    commanders in the enemy's new ZOC withdraw (23.3)."""
+    from workbench.rulesets.eto import paradrop
+    from workbench.rulesets.eto.control import pass_through
+    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
+
+    paradrop.not_vacated(state, c)  # 19.4, 28.7, 29.4
+    vacated = not values.combat_units_at(state, c["target"], values.other(c["side"]))
+    if "defenders" in c and not c["defenders"] and c.get("result") != "partisans":
+        vacated = bool(c.get("affects_defender"))  # an empty fort falls only to such a result (27.4)
+    for p in paradrop.dropped_attackers(state, c) if vacated else []:
+        pass_through(state, p, [state.map.index(c["target"])])  # 24.4: the para holds the hex
+    if c["mode"] == "combat" and vacated:
+        for a in c["attackers"]:
+            u = state.unit(a)
+            if values.on_map(u) and values.unit_class(state, u) == "armor":
+                u.props["can_exploit"] = True  # 29.1: eligible to advance after combat in Step 4
+        for g in state.units_by_id.values():
+            if g.side == c["side"] and values.unit_class(state, g) == "general" and values.on_map(g) \
+                    and any(state.unit(a).location == g.location for a in c["attackers"]):
+                g.props["can_exploit"] = True
+    if c["mode"] == "breakthrough":
+        for a in c["attackers"]:
+            u = state.unit(a)
+            u.props["bt_done"] = True
+            if not vacated and values.on_map(u):
+                u.props["must_attack"] = c["target"]  # 28.4: enforced by repeat_why
+    lone_commanders_in_zoc(state, c["side"])
+    state.markers.pop("combat", None)
+    state.emit("combat_done", side=c["side"], rule="ETO-27.0", text=f"combat at {c['target']} done",
+               target=c["target"])
+
+
+
+
+def losses_forced(state: State, units: list[str], n: int) -> bool:
+    """The attacker has no real choice: one unit, or every step of every unit is needed."""
+    total = sum(values.steps_left(state, state.unit(u)) for u in units)
+    return len(units) == 1 or total <= n
+
+
+def apply_steps(state: State, units: list[str], n: int, rule: str) -> None:
+    """Take ``n`` steps from ``units`` (used only when forced: one unit, or all steps)."""
+    from workbench.rulesets.eto.losses import step_loss
+
+    left = n
+    for uid in units * 2:
+        u = state.unit(uid)
+        if left <= 0:
+            break
+        if values.on_map(u):
+            step_loss(state, u, rule)
+            left -= 1
 
 
 PROCEDURES = {

@@ -134,5 +134,10 @@ def units_at(state: State, label: str, side: str | None = None) -> list[Unit]:
             if u.location == label and (side is None or u.side == side)]
 
 
+def combat_units_at(state: State, label: str, side: str) -> list[Unit]:
+    """The combat units (infantry, armor, paratroops) of ``side`` in a hex."""
+    return [u for u in units_at(state, label, side) if is_combat_unit(state, u)]
+
+
 def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
