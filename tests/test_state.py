@@ -160,3 +160,42 @@ def test_check_gives_the_typed_refusal_apply_would_raise_and_changes_nothing(toy
     legal = toy_state.legal_orders()
     assert legal and all(toy_state.check(o) is None for o in legal)
     assert toy_state.digest() == before
+
+
+def test_apply_records_a_private_copy_of_the_order_and_returns_copies_of_events(toy_state):
+    """Issue 20.1: changing an order dict after apply, or reusing one dict in a loop, must not
+    rewrite history; the events apply returns are copies, not the log itself."""
+    s = toy_state
+    legal = s.legal_orders()
+    order = dict(next(o for o in legal if o["kind"] != "end_step"))
+    keep = dict(order)
+    evs = s.apply(order)
+    order["kind"] = "tampered"
+    assert s.orders[-1] == keep
+    n = len(s.log)
+    evs[-1]["text"] = "tampered"
+    evs.append({"kind": "x"})
+    assert len(s.log) == n and s.log[n - 1]["text"] != "tampered"
+    again = s.game.new_state(seed=s.seed)
+    for o in s.orders:
+        again.apply(o)
+    assert again.digest() == s.digest()
+
+
+def test_an_order_with_a_non_string_key_is_refused_and_the_state_stays_usable(toy_state):
+    """Issue 20.2: {"kind": "end_step", 1: "x"} was accepted, then digest() and record() raised
+    TypeError.  It is an IllegalOrder now, and so are non-JSON values, NaN and deep nesting."""
+    s = toy_state
+    before = s.digest()
+    deep: dict = {"kind": "end_step"}
+    node = deep
+    for _ in range(20):
+        node["x"] = {}
+        node = node["x"]
+    for bad in ({"kind": "end_step", 1: "x"}, {"kind": "end_step", "x": {2: 3}}, {"kind": "end_step", "x": {1, 2}},
+                {"kind": "end_step", "x": float("nan")}, {"kind": "end_step", "x": object()}, deep):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply(bad)
+        assert exc.value.rule == "kernel"
+    assert s.digest() == before
+    s.record()

@@ -10,8 +10,10 @@ order never leaves a mark.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import json
+import math
 import pickle
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -226,16 +228,12 @@ class State:
             return exc.refusal
         return None
 
-    def _validate(self, order: Any) -> Any:
+    def _validate(self, order: Any) -> tuple[Any, dict[str, Any]]:
         """Raise :class:`IllegalOrder` unless ``order`` is legal now; return its order kind
-        (``None`` for the flow's own orders)."""
+        (``None`` for the flow's own orders) and the canonical copy of the order that is
+        checked, carried out and recorded (:func:`canonical_order`)."""
         d = self.decision
-        if not isinstance(order, dict) or not isinstance(order.get("kind"), str):
-            raise IllegalOrder("kernel", f"an order must be a dict with a 'kind', not {order!r}")
-        try:
-            json.dumps(order)
-        except (TypeError, ValueError):
-            raise IllegalOrder("kernel", "an order must be plain JSON data") from None
+        order = canonical_order(order)
         if d is None:
             raise IllegalOrder("kernel", "the game is over; no more orders")
         kind = order["kind"]
@@ -254,7 +252,7 @@ class State:
             raise IllegalOrder(d.rule, f"choose one of the sides {list(self.game.ruleset.sides)}")
         elif kind == "end_step":
             self.game.ruleset.check_end_step(self, self.step, d.side)
-        return handler
+        return handler, order
 
     def apply(self, order: dict[str, Any]) -> list[dict[str, Any]]:
         """Validate and carry out one order; return the events it caused.
@@ -262,7 +260,7 @@ class State:
         Raises :class:`IllegalOrder` (naming the rule) and leaves the state
         exactly as it was if the order is not legal now (the refusal :meth:`check` gives).
         """
-        handler = self._validate(order)
+        handler, order = self._validate(order)
         # validated: now mutate, restoring the snapshot if anything unexpected breaks
         snapshot = self.snapshot()
         first_event = len(self.log)
@@ -281,7 +279,7 @@ class State:
             self._undo.clear()
         else:
             self._undo.append(snapshot)
-        return self.log[first_event:]
+        return copy.deepcopy(self.log[first_event:])  # the caller's copies: the log stays the log
 
     def advance(self) -> list[dict[str, Any]]:
         """End the current step or pass the current interrupt, if that is open."""
@@ -584,6 +582,36 @@ class State:
     def __repr__(self) -> str:
         d = self.decision
         return f"<State {' / '.join(self.clock)}: {d if d else self.result}>"
+
+
+#: The deepest nesting an order may have (a path is a list in a dict: depth 2).
+MAX_ORDER_DEPTH = 8
+
+
+def canonical_order(order: Any) -> dict[str, Any]:
+    """A private copy of an order in plain JSON types (str keys; str, int, float, bool, None,
+    lists), so what is recorded cannot change after ``apply`` and replays exactly.  Anything
+    else is refused as an :class:`IllegalOrder` before any rule looks at it."""
+    if not isinstance(order, dict) or not isinstance(order.get("kind"), str):
+        raise IllegalOrder("kernel", f"an order must be a dict with a 'kind', not {order!r:.200}")
+
+    def copy_of(v: Any, depth: int) -> Any:
+        if depth > MAX_ORDER_DEPTH:
+            raise IllegalOrder("kernel", f"an order may nest at most {MAX_ORDER_DEPTH} levels deep")
+        if isinstance(v, dict):
+            bad = [k for k in v if not isinstance(k, str)]
+            if bad:
+                raise IllegalOrder("kernel", f"order field names must be strings, not {bad[0]!r:.50}")
+            return {k: copy_of(x, depth + 1) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [copy_of(x, depth + 1) for x in v]
+        if isinstance(v, float) and not math.isfinite(v):
+            raise IllegalOrder("kernel", f"an order may not hold {v!r}")
+        if v is None or isinstance(v, str | int | float | bool):
+            return v
+        raise IllegalOrder("kernel", f"an order must be plain JSON data, not {type(v).__name__}")
+
+    return copy_of(order, 0)
 
 
 def _unit_from_state(d: dict[str, Any]) -> Unit:
