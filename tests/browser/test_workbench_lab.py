@@ -111,7 +111,7 @@ def test_the_attack_planner_shows_odds(lab_notebook):
     page.locator(".wb-planner-result", has_text="final column").wait_for(timeout=15_000)
     text = res.inner_text()
     assert "/6" in text and "SSA-11.G" in text and "Expected step losses" in text
-    assert nb.kernel("a = bench.planner.assess(); print(a['column'], sum(a['distribution'].values()))").endswith(" 1")
+    assert nb.kernel("a = bench.planner.assess(); print(a.column, sum(a.distribution.values()))").endswith(" 1")
     nb.screenshot("05-planner")
     page.get_by_role("button", name="Commit attack").click()
     nb.wait_message("Attack resolved")
