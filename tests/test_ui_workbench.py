@@ -270,3 +270,59 @@ def test_export_html_has_map_log_and_charts(toy_state, tmp_path):
     assert "cdn.bokeh.org" not in page and len(page) > 500_000
     for name in ("terrain", "counters", "log-table", "chart-losses", "chart-economy"):
         assert name in page
+
+
+def test_a_side_view_acts_only_for_that_side(toy_state):
+    """Issue 26.3: in one side's view, Advance / pass and the bot buttons act only for that side;
+    the umpire acts for all.  The toy game opens with the Axis to move."""
+    wb = Workbench(toy_state)
+    assert toy_state.decision.side == "axis"
+    wb.set_side("allies")
+    digest = toy_state.digest()
+    buttons = (wb.outline.advance_btn, wb.outline.bot_step, wb.outline.bot_phase, wb.outline.bot_turn)
+    assert all(b.disabled for b in buttons)
+    wb.outline.advance()
+    assert "axis owes the decision" in wb.message.value
+    assert wb.outline.bot("turn") == 0
+    assert toy_state.digest() == digest
+    wb.set_side("axis")
+    assert not any(b.disabled for b in buttons)
+    n = wb.outline.bot("turn")
+    assert n > 0 and toy_state.decision is not None and toy_state.decision.side == "allies"
+    assert "allies owes the next decision" in wb.message.value
+    wb.set_side(None)
+    assert wb.outline.bot("step") > 0
+
+
+def test_the_message_line_has_a_fixed_height_so_the_map_never_moves(toy_state):
+    """Issue 26.4: a two-line refusal pushed the map down 31 px.  The message slot has a fixed
+    height and scrolls; the title lines do not wrap."""
+    wb = Workbench(toy_state)
+    assert wb.message.layout.height == "58px" and wb.message.layout.overflow == "auto"
+    assert "wb-title" in wb.title._dom_classes
+
+
+def test_a_click_on_ones_own_stack_selects_and_offers_a_stack_picker(toy_state):
+    """Issue 26.5: picking a unit out of a stack took a click per unit, and one's own stack with
+    nothing to move answered with a red refusal.  Now the click selects the first unit that can
+    act and lists the whole stack with what each unit may still do; one click picks any of them.
+    A stack with nothing to do gets a plain answer, not a refusal."""
+    wb = Workbench(toy_state)
+    wb.click("0504")  # the two German infantry divisions
+    assert wb.orders.selected == "GE-inf-1"
+    buttons = [c.children[0] for c in wb.orders.stack_box.children[1:]]
+    assert [b.description.split()[0] for b in buttons] == ["GE-inf-1", "GE-inf-2"]
+    assert all(not b.disabled and b.tooltip == "move" for b in buttons)
+    buttons[1].click()
+    assert wb.orders.selected == "GE-inf-2" and wb.map.overlay_hexes("reach")
+    far = max(wb.orders.reach, key=lambda h: toy_state.map.distance(h, "0504"))
+    wb.click(far)
+    assert toy_state.unit("GE-inf-2").location == far
+    wb.click("0504")
+    wb.click(far)  # GE-inf-1 joins it: both have spent their movement
+    assert toy_state.unit("GE-inf-1").location == far
+    assert not wb.orders.unit_orders("GE-inf-1") and not wb.orders.unit_orders("GE-inf-2")
+    wb.click(far)
+    assert "wb-msg-refused" not in wb.message.value and "has no map order now" in wb.message.value
+    buttons = [c.children[0] for c in wb.orders.stack_box.children[1:]]
+    assert len(buttons) == 2 and all(b.disabled for b in buttons)

@@ -74,8 +74,11 @@ class OrderEntry:
         self.kind_box = widgets.VBox()
         self.clear_btn = widgets.Button(description="Clear selection", layout=widgets.Layout(width="140px"))
         self.clear_btn.on_click(lambda _=None: self.select(None))
-        self.widget = widgets.VBox([self.title, self.unit_box, self.clear_btn, self.hint, self.kind_box],
-                                   layout=widgets.Layout(width="100%"))
+        self.stack_box = widgets.VBox()
+        self.stack_box.add_class("wb-stack-picker")
+        self.stack_hex: str | None = None
+        self.widget = widgets.VBox([self.title, self.unit_box, self.clear_btn, self.stack_box, self.hint,
+                                    self.kind_box], layout=widgets.Layout(width="100%"))
         self.widget.add_class("wb-orders")
 
     # -- legal orders, cached per position ---------------------------------------------
@@ -112,6 +115,45 @@ class OrderEntry:
                     if dest is not None and dest not in out:
                         out[dest] = o
         return out
+
+    def can_do(self, uid: str) -> list[str]:
+        """The open order kinds ``uid`` may still be given now: map orders that move it, and
+        attacks it may join."""
+        kinds = sorted({o["kind"] for o in self.unit_orders(uid).values()})
+        for kind in self.wb.planner.kinds():
+            if kind in (self.wb.state.decision.kinds if self.wb.state.decision else ()) and \
+                    any(uid in o.get("attackers", []) for o in self.legal(kind)):
+                kinds.append(kind)
+        return kinds
+
+    def show_stack(self, label: str | None) -> None:
+        """The stack picker: every unit of the clicked hex that this view commands, with what it
+        may still do; a click on one selects it (one click for any unit of a big stack)."""
+        state = self.wb.state
+        self.stack_hex = label
+        d = state.decision
+        units = [] if label is None or d is None else sorted(
+            (u for u in state.units_at(label) if u.side == d.side and self.wb.may_command(u.side)),
+            key=lambda u: u.id)
+        if len(units) < 2:
+            self.stack_box.children = []
+            return
+        rows: list[widgets.Widget] = [widgets.HTML(f"<b>Stack at {html.escape(label)}</b> ({len(units)} units)")]
+        for u in units:
+            kinds = self.can_do(u.id)
+            card = state.ruleset.unit_card(state, u)
+            b = widgets.Button(description=f"{u.id} {card.get('strength', '')}-{card.get('movement', '')}".strip("-"),
+                               tooltip=", ".join(kinds) or "nothing to do now",
+                               button_style="success" if kinds else "", disabled=not kinds,
+                               layout=widgets.Layout(width="auto"))
+            b.add_class("wb-stack-unit")
+            b.on_click(lambda _=None, uid=u.id: self._pick(uid))
+            rows.append(widgets.HBox([b, widgets.HTML(f"<small>{html.escape(', '.join(kinds) or 'nothing now')}</small>")]))
+        self.stack_box.children = rows
+
+    def _pick(self, uid: str) -> None:
+        self.select(uid)
+        self.wb.say(f"{uid} selected: click a lit hex to give the order.", "info")
 
     # -- selection ------------------------------------------------------------------------
     def select(self, uid: str | None) -> None:
@@ -153,11 +195,20 @@ class OrderEntry:
         here = [u for u in state.units_at(label)]
         mine = [u for u in here if u.side == state.decision.side and wb.may_command(u.side)]
         movable = [u.id for u in mine if self.unit_orders(u.id)]
+        self.show_stack(label if mine else None)
         if movable:
             ids = sorted(movable)
             nxt = ids[(ids.index(self.selected) + 1) % len(ids)] if self.selected in ids else ids[0]
             self.select(nxt)
-            wb.say(f"{nxt} selected: click a lit hex to give the order.", "info")
+            wb.say(f"{nxt} selected: click a lit hex to give the order"
+                   + (f", or pick another unit of the stack ({len(mine)})." if len(mine) > 1 else "."), "info")
+            return
+        if mine and (self.selected is None or self.selected in {u.id for u in mine}):
+            # one's own stack with nothing to move now: a selection answer, not a refusal
+            self.select(None)
+            d = state.decision
+            wb.say(f"{label}: your {'stack of ' + str(len(mine)) + ' units' if len(mine) > 1 else mine[0].id}"
+                   f" has no map order now ('{d.prompt}', {d.rule}).", "info")
             return
         if self.selected:
             self._explain_refusal(self.selected, label)

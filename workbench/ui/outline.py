@@ -124,12 +124,20 @@ class Outline:
         st = self.wb.state
         self.tree.value = outline_html(st)
         self.decision.value = decision_html(st)
-        over = st.decision is None or not self.wb.may_command(st.decision.side)
+        # a side's view acts only for that side; the umpire acts for all (issue 26.3)
+        idle = st.decision is None or not self.wb.may_command(st.decision.side)
         for btn in (self.advance_btn, self.bot_step, self.bot_phase, self.bot_turn):
-            btn.disabled = over and st.decision is None
+            btn.disabled = idle
+        for btn in (self.bot_step, self.bot_phase, self.bot_turn):
+            btn.tooltip = ("the bots play both sides" if self.wb.side is None
+                           else f"the bot plays the {self.wb.side} side until the other side must decide")
 
     def advance(self) -> None:
         st = self.wb.state
+        d = st.decision
+        if d is not None and not self.wb.may_command(d.side):
+            self.wb.say(f"This is the {self.wb.side} view; {d.side} owes the decision ('{d.prompt}').", "warn")
+            return
         try:
             st.advance()
         except IllegalOrder as exc:
@@ -161,12 +169,16 @@ class Outline:
         return lambda: any(f is target for f in st.frames)
 
     def bot(self, scope: str, max_orders: int = MAX_BOT_ORDERS) -> int:
-        """Let the bots play until the current step/phase/turn is over. Returns orders played."""
+        """Let the bots play until the current step/phase/turn is over. Returns orders played.
+        In one side's view the bot plays only that side, and stops when the other side owes a
+        decision."""
         st = self.wb.state
         inside = self._scope(scope)
         n = 0
         while st.decision is not None and inside() and n < max_orders:
             d = st.decision
+            if not self.wb.may_command(d.side):
+                break
             legal = st.legal_orders()
             if not legal:
                 break
@@ -174,5 +186,8 @@ class Outline:
             st.apply(order)
             n += 1
         self.wb.changed()
-        self.wb.say(f"The bots played {n} order(s); now at {' / '.join(st.clock)}.", "ok")
+        d = st.decision
+        waiting = (f" {d.side} owes the next decision." if d is not None and not self.wb.may_command(d.side)
+                   else "")
+        self.wb.say(f"The bots played {n} order(s); now at {' / '.join(st.clock)}.{waiting}", "ok")
         return n

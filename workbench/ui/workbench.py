@@ -41,6 +41,8 @@ CSS = """
 <style>
 .wb-rule { color:#7a4b00; font-family:monospace; font-size:90%; }
 .wb-msg { padding:4px 8px; border-radius:4px; min-height:1.6em; }
+.wb-message { height:58px; overflow-y:auto; }  /* a fixed slot: a long message never moves the map */
+.wb-title h3, .wb-title div { white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
 .wb-msg-ok { background:#e6f4ea; } .wb-msg-info { background:#eef3fb; }
 .wb-msg-warn { background:#fff4d6; } .wb-msg-refused { background:#fde7e7; border:1px solid #d93025; }
 .wb-you-are-here { background:#ffd400; padding:0 4px; border-radius:3px; font-size:85%; }
@@ -98,6 +100,7 @@ class Workbench:
         self.out = widgets.Output(layout=widgets.Layout(max_height="200px", overflow="auto"))
         self.message = widgets.HTML(value="<div class='wb-msg wb-msg-info'>Ready.</div>")
         self.message.add_class("wb-message")
+        self.message.layout = widgets.Layout(height="58px", overflow="auto")  # never moves the map
         self.last_message = ("", "info")
         self._oos: set[str] | None = None
         self.overlay_on = {"control": False, "supply": False, "zoc": False, "airrange": True, "fog": True}
@@ -126,6 +129,7 @@ class Workbench:
             cb.observe(lambda ch, n=name: self._guard(self.toggle_overlay, n, ch["new"]), names="value")
             self.overlay_boxes[name] = cb
         self.title = widgets.HTML()
+        self.title.add_class("wb-title")
         # a tab's panel is built and put in its slot when the tab is first opened (or the panel is
         # first used): the browser then gets and builds the first tab only, which shortens the time
         # to a visible map
