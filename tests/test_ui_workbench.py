@@ -326,3 +326,20 @@ def test_a_click_on_ones_own_stack_selects_and_offers_a_stack_picker(toy_state):
     assert "wb-msg-refused" not in wb.message.value and "has no map order now" in wb.message.value
     buttons = [c.children[0] for c in wb.orders.stack_box.children[1:]]
     assert len(buttons) == 2 and all(b.disabled for b in buttons)
+
+
+def test_counters_mark_the_units_that_can_still_act(toy_state):
+    """Issue 26.5: a green mark on every stack with a unit that may still be given a map order,
+    for the deciding side only; it goes when the unit has spent its movement."""
+    wb = Workbench(toy_state)
+    data = wb.map.unit_source.data
+    marked = {h for h, a, s in zip(data["hex"], data["ra"], data["side"], strict=True) if a}
+    assert "0504" in marked and "0804" not in marked  # German infantry yes, Soviet (not deciding) no
+    wb.set_side("allies")
+    assert not any(wb.map.unit_source.data["ra"])
+    wb.set_side(None)
+    wb.click("0504")
+    far = max(wb.orders.reach, key=lambda h: toy_state.map.distance(h, "0504"))
+    wb.click(far)
+    data = wb.map.unit_source.data
+    assert data["ra"][data["hex"].index(far)] == 0.0 and data["ra"][data["hex"].index("0504")] == 1.0

@@ -36,6 +36,7 @@ class Counter:
     hidden: bool
     oos: bool
     tooltip: str
+    ready: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -48,8 +49,10 @@ def view_of(state: State, side: str | None) -> tuple[Any, bool]:
 
 
 def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
-           selected: str | None = None) -> list[Counter]:
-    """Counters of every occupied hex and off-map box, sorted by place then side."""
+           selected: str | None = None, ready: set[str] | None = None) -> list[Counter]:
+    """Counters of every occupied hex and off-map box, sorted by place then side.  ``ready``:
+    units that may still be given an order now (their stack gets a green mark)."""
+    ready = ready or set()
     view, hide_enemy = view_of(state, side)
     units = getattr(view, "units_by_id", state.units_by_id)
     by_hex: dict[tuple[str, str], list[Unit]] = {}
@@ -79,7 +82,8 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
         out.append(Counter(h, s, [u.id for u in us], top.id, cls, mark, card.get("strength", ""),
                            card.get("movement", ""), fill, ink,
                            bool(top.reduced) and not hidden, hidden,
-                           any(u.id in oos for u in us) and not hidden, tip))
+                           any(u.id in oos for u in us) and not hidden, tip,
+                           any(u.id in ready for u in us) and not hidden))
     return out
 
 

@@ -259,6 +259,8 @@ class MapView:
                text_baseline="middle", text_color="#000000")
         f.scatter(x="ox", y="oy", marker="triangle", size=9, source=u, fill_color="#ff3b30",
                   line_color="#000000", fill_alpha="oa2", line_alpha="oa2", name="out-of-supply")
+        f.scatter(x="rx", y="oy", marker="circle", size=7, source=u, fill_color="#1e9e4a",
+                  line_color="#ffffff", fill_alpha="ra", line_alpha="ra", name="can-act")
         self.fig.add_tools(HoverTool(renderers=[self.counter_renderer], tooltips=[
             ("stack", "@hex: @stack")]))
         for rend in self.fig.renderers:
@@ -536,13 +538,15 @@ class MapView:
         return [self.hm.label(int(self.hm.grid.index(q, r))) for q, r in zip(src["q"], src["r"], strict=True)]
 
     def refresh(self, state: State | None = None, side: str | None = "keep", *,
-                oos: set[str] | None = None) -> None:
-        """Redraw the counters of ``state`` (default: the current one) as ``side`` sees them."""
+                oos: set[str] | None = None, ready: set[str] | None = None) -> None:
+        """Redraw the counters of ``state`` (default: the current one) as ``side`` sees them;
+        ``ready`` units get the green can-act mark."""
         if state is not None:
             self.state = state
         if side != "keep":
             self.side = side
-        self.set_counters(counters_mod.stacks(self.state, self.side, oos=oos, selected=self.selected_unit))
+        self.set_counters(counters_mod.stacks(self.state, self.side, oos=oos, selected=self.selected_unit,
+                                              ready=ready))
 
     def set_counters(self, stacks: list[counters_mod.Counter]) -> None:
         """Replace the counter layer (one source; sent only if something changed)."""
@@ -609,6 +613,8 @@ class MapView:
             u["ox"].append(x - cw / 2 + 0.12)
             u["oy"].append(y + ch / 2 - 0.12)
             u["oa2"].append(1.0 if c.oos else 0.0)
+            u["rx"].append(x + cw / 2 - 0.12)
+            u["ra"].append(1.0 if c.ready else 0.0)
         if u != self.unit_source.data:
             self.unit_source.data = u
 
@@ -621,7 +627,7 @@ class MapView:
         keys = ("x", "y", "fy", "my", "vy", "hex", "side", "top", "colour", "fg", "outline", "outline_w",
                 "hatch", "frame_alpha", "glyph", "size", "values", "label", "stack", "count",
                 "s1x", "s1y", "s1a", "s2x", "s2y", "s2a", "lxs", "lys", "ow", "oh", "oa", "da",
-                "bx", "by", "ba", "btext", "ox", "oy", "oa2")
+                "bx", "by", "ba", "btext", "ox", "oy", "oa2", "rx", "ra")
         return {k: [] for k in keys}
 
 

@@ -72,7 +72,8 @@ One widget holds everything. Read it top to bottom:
 3. **The map** (bokeh). Terrain, hexside features (rivers, borders, canals, lines), cities (black:
    industrial), capitals (stars) and ports (blue), and the counters: a NATO-style symbol (crossed box:
    infantry, oval: armour, ✈ air, ⚓ naval), the size (XX = division), strength-movement, a hatch when
-   reduced, a badge with the number of units in a stack, a red triangle when out of supply.
+   reduced, a badge with the number of units in a stack, a red triangle when out of supply, a green dot
+   when a unit of the stack can still be given an order now (click the stack to pick it).
    Hover a hex for its label, terrain, hexsides, places and the stack. Drag to pan, scroll to zoom.
    The check boxes under the map add overlays: control, out of supply, the enemy ZOC, air ranges.
 4. **Phase outline** (right). The sequence-of-play tree with ▶ *you are here*, the decision owed and

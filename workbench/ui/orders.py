@@ -116,6 +116,14 @@ class OrderEntry:
                         out[dest] = o
         return out
 
+    def ready_units(self) -> set[str]:
+        """Units of the deciding side (as far as this view commands) that a map order can move
+        now: the can-act marks on the counters."""
+        d = self.wb.state.decision
+        if d is None or not self.wb.may_command(d.side):
+            return set()
+        return {o["unit"] for kind in self.map_kinds() for o in self.legal(kind) if isinstance(o.get("unit"), str)}
+
     def can_do(self, uid: str) -> list[str]:
         """The open order kinds ``uid`` may still be given now: map orders that move it, and
         attacks it may join."""

@@ -302,7 +302,7 @@ class Workbench:
             m.set_overlay("reach", [])
             m.set_overlay("selected", [])
             m.set_overlay("airrange", [])
-            m.refresh(self.state, self.side, oos=self._oos)
+            m.refresh(self.state, self.side, oos=self._oos, ready=self.orders.ready_units())
             return
         u = self.state.unit(uid)
         m.set_overlay("reach", list(o.reach), "#ffd400")
@@ -314,7 +314,7 @@ class Workbench:
             m.set_overlay("airrange", np.nonzero(d <= rng)[0], "#9467bd")
         else:
             m.set_overlay("airrange", [])
-        m.refresh(self.state, self.side, oos=self._oos)
+        m.refresh(self.state, self.side, oos=self._oos, ready=self.orders.ready_units())
 
     def show_targets(self, hexes: list[str]) -> None:
         self.map.set_overlay("targets", hexes, "#d62728")
