@@ -343,3 +343,27 @@ def test_counters_mark_the_units_that_can_still_act(toy_state):
     wb.click(far)
     data = wb.map.unit_source.data
     assert data["ra"][data["hex"].index(far)] == 0.0 and data["ra"][data["hex"].index("0504")] == 1.0
+
+
+def test_a_setup_edit_keeps_the_game_it_replaces_as_a_branch(toy_state):
+    """Issue 26.2: a designer-mode edit (or a table override) restarted the game and dropped
+    its orders, notes and branches.  The edited set-up now plays as a new branch; the old game,
+    with its orders and notes, stays a branch to switch back to.  A game with nothing to lose is
+    simply replaced."""
+    wb = Workbench(toy_state)
+    wb.setup.edit.value = True
+    assert wb.setup.move_unit("GE-pz", "0707")  # nothing played yet: replaced, no extra branch
+    assert list(wb.history.branches) == ["main"]
+    wb.setup.edit.value = False
+    played = wb.state
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    played.annotate("before the edit", ["!"])
+    n, digest = len(played.orders), played.digest()
+    wb.setup.edit.value = True
+    assert wb.setup.move_unit("GE-pz", "0606")
+    assert wb.history.live == "set-up 1" and wb.state is not played and not wb.state.orders
+    assert "kept as branch &#x27;main&#x27;" in wb.message.value
+    assert wb.history.branches["main"] is played and len(played.orders) == n and played.digest() == digest
+    wb.history.switch("main")
+    assert wb.state is played and played.annotations

@@ -128,6 +128,22 @@ class HistoryPanel:
         self.replaying = False
         self.wb.set_state(self.branches[name], message=f"Now playing branch '{name}'.")
 
+    def keeps_something(self) -> bool:
+        """Whether the live game has anything a restart would lose: orders, notes or branches."""
+        st = self.wb.state
+        return bool(st.orders or st.annotations or len(self.branches) > 1)
+
+    def adopt_edit(self, state: State) -> str:
+        """An edited set-up (issue 26.2): play it as a new branch and keep every old one, so an
+        edit never throws a game away.  Returns the new branch's name."""
+        name = f"set-up {sum(1 for n in self.branches if n.startswith('set-up')) + 1}"
+        self.branches[name] = state
+        self.fork_points[name] = 0
+        self.live = name
+        self.replaying = False
+        self._replay_cache = None
+        return name
+
     def adopt(self, state: State, name: str = "main") -> None:
         """A new game (from the set-up panel): forget the old branches."""
         self.branches = {name: state}

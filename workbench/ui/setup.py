@@ -254,12 +254,19 @@ class SetupPanel:
         for k in ("options", "overrides"):
             if k in kw:
                 setattr(self.draft, k, kw[k])
-        self.wb.history.adopt(state)
+        kept = ""
+        if self.wb.history.keeps_something():
+            old = self.wb.history.live
+            name = self.wb.history.adopt_edit(state)
+            kept = f" The game before the edit is kept as branch '{old}' (Undo, fork & replay); this is '{name}'."
+        else:
+            self.wb.history.adopt(state)
         self.wb.set_state(state)
         self.breaches.value = ("<b>This position breaks:</b><ul>" + "".join(
             f"<li><span class='wb-rule'>{html.escape(r)}</span> {html.escape(w)}</li>" for r, w in breaches)
             + "</ul>") if breaches else "<i>The position breaks no set-up rule the workbench can check.</i>"
-        self.wb.say(f"Set-up: {what}." + (f" ({len(breaches)} rule breach(es), designer mode)" if breaches else ""), "ok")
+        self.wb.say(f"Set-up: {what}." + (f" ({len(breaches)} rule breach(es), designer mode)" if breaches else "")
+                    + kept, "ok")
         return True
 
     # -- scenario, options, overrides, tracks -------------------------------------------------
