@@ -189,3 +189,15 @@ def test_face_defaults_for_a_ruleset_that_overrides_nothing(toy_state):
     assert m.losses == {"axis": 0, "allies": 0} and m.objective_value == {"axis": 0.0, "allies": 0.0}
     assert rs.brain("axis") is None and rs.crt_table() is None
     assert isinstance(ov["control"], np.ndarray) or ov["control"] is None
+
+
+def test_ssa_3_3c_naval_counters_show_their_printed_factors():
+    """Issue 26.6: naval counters showed 0.  A German battle fleet prints combat strength 7 and
+    AA 4 (units.toml, the German row); reduced, the type's back: 4 and 2."""
+    import workbench as wb
+
+    s = wb.load_scenario("ssa/1941").new_state(0)
+    bf = s.unit("GE-bf-1")
+    assert s.ruleset.unit_card(s, bf)["strength"] == "7" and s.ruleset.unit_card(s, bf)["movement"] == "4"
+    bf.reduced = True
+    assert (s.ruleset.unit_card(s, bf)["strength"], s.ruleset.unit_card(s, bf)["movement"]) == ("4", "2")

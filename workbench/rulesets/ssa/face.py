@@ -41,9 +41,13 @@ class SSAFace(Face):
             rng = values.value(state, unit, "range")
             return {"strength": f"{show_number(a2a)}-{show_number(bomb)}" if a2a is not None else show_number(bomb),
                     "movement": show_number(rng), "note": "air: air-to-air, bombardment, range"}
-        if dom == "naval":
-            return {"strength": show_number(values.cf(state, unit)),
-                    "movement": show_number(values.value(state, unit, "mf")), "note": ""}
+        if dom == "naval":  # SSA-3.3c: combat strength and AA, the reduced back when reduced
+            def side_value(key: str) -> Any:
+                v = values.value(state, unit, f"{key}_reduced") if unit.reduced else None
+                return values.value(state, unit, key) if v is None else v
+
+            return {"strength": show_number(side_value("strength")), "movement": show_number(side_value("aa")),
+                    "note": "naval: combat strength, AA"}
         cf = values.cf(state, unit)
         shown = f"({show_number(cf)})" if values.value(state, unit, "defend_only", False) else show_number(cf)
         if values.value(state, unit, "security_only", False):
