@@ -35,3 +35,17 @@ def test_bad_record_is_a_clean_error(tmp_path, capsys):
     bad.write_text("{")
     assert main(["replay", str(bad)]) == 2
     assert "truncated or corrupted" in capsys.readouterr().err
+
+
+def test_make_lab_as_root_passes_allow_root(monkeypatch):
+    """Issue 26.9: as root JupyterLab exits with "Running as root is not recommended"; the lab
+    command passes --allow-root then, and only then."""
+    import os
+
+    from workbench.cli import lab_command
+
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    cmd = lab_command()
+    assert cmd[1:4] == ["-m", "jupyter", "lab"] and cmd[4].endswith("00-start-here.ipynb") and "--allow-root" in cmd
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert "--allow-root" not in lab_command()

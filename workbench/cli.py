@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -125,10 +126,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_lab(args: argparse.Namespace) -> int:
+def lab_command() -> list[str]:
+    """JupyterLab on the start notebook.  As root (containers, class servers) JupyterLab refuses
+    to start without ``--allow-root``, so it is passed then (issue 26.9)."""
     nb = Path(__file__).resolve().parents[1] / "notebooks" / "00-start-here.ipynb"
     cmd = [sys.executable, "-m", "jupyter", "lab", str(nb) if nb.exists() else "."]
-    return subprocess.call(cmd)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    return cmd
+
+
+def cmd_lab(args: argparse.Namespace) -> int:
+    return subprocess.call(lab_command())
 
 
 def main(argv: list[str] | None = None) -> int:
