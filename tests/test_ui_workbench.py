@@ -367,3 +367,34 @@ def test_a_setup_edit_keeps_the_game_it_replaces_as_a_branch(toy_state):
     assert wb.history.branches["main"] is played and len(played.orders) == n and played.digest() == digest
     wb.history.switch("main")
     assert wb.state is played and played.annotations
+
+
+def test_the_opening_view_shows_the_acting_sides_army_and_the_whole_map_is_one_click(ssa_1941_bench):
+    """Issue 26.6: in ssa/1941 the Axis army (86 units in Iceland) was off-screen when the game
+    opened.  The view centres where most units of the deciding side stand; "Whole map" frames
+    everything and "Go to units" comes back."""
+    wb = ssa_1941_bench
+    st = wb.state
+    hm = st.map
+    fig = wb.map.fig
+
+    def shown(label: str) -> bool:
+        x, y = wb.map.xy(label)
+        return fig.x_range.start <= x <= fig.x_range.end and fig.y_range.start <= y <= fig.y_range.end
+
+    iceland = [u.location for u in st.units_by_id.values() if u.side == "axis" and u.location.isdigit()
+               and hm.hexes["country"][hm.index(u.location)] == "Iceland"]
+    assert st.decision.side == "axis" and len(iceland) > 50 and all(shown(h) for h in iceland)
+    width = fig.x_range.end - fig.x_range.start
+    wb.fit_btn.click()
+    assert fig.x_range.end - fig.x_range.start > 3 * width
+    assert shown(hm.label(0)) and shown(hm.label(hm.size - 1))
+    wb.units_btn.click()
+    assert all(shown(h) for h in iceland)
+
+
+@pytest.fixture(scope="module")
+def ssa_1941_bench():
+    import workbench as wbk
+
+    return Workbench(wbk.load_scenario("ssa/1941").new_state(0))

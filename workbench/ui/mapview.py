@@ -308,16 +308,18 @@ class MapView:
             data["line_width"].append(lw)
         return data
 
-    def set_focus(self, hexes: Iterable[str] | None = None, margin: float = 3.0) -> None:
-        """Frame the view on some hexes (default: the units on the map, or all of a small map)."""
+    def set_focus(self, hexes: Iterable[str] | None = None, margin: float = 3.0, *, whole: bool = False) -> None:
+        """Frame the view on some hexes (default: where most units of the side to decide stand,
+        or all of a small map); ``whole``: the whole map with its boxes."""
         hm = self.hm
-        if hexes is None:
+        if hexes is None and not whole:
             units = [u for u in self.state.units_by_id.values() if u.location.isdigit()]
             d = self.state.decision
             mine = [u for u in units if d is not None and u.side == d.side]
-            labels = sorted({u.location for u in (mine or units)})
+            # one entry per unit, so the view centres where the army is, not between its outposts
+            labels = sorted(u.location for u in (mine or units))
             hexes = labels if (hm.size > 2500 and labels) else None
-        if hexes:
+        if hexes and not whole:
             idx = np.array([hm.index(h) for h in hexes], dtype=np.int64)
             if hm.size > 2500:
                 # a readable zoom on a big map: at least 24 columns across

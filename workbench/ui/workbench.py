@@ -139,7 +139,14 @@ class Workbench:
         right = widgets.VBox([widgets.HTML("<b>Phase outline</b>"), self.outline.widget,
                               widgets.HTML("<b>Orders</b>"), self.orders.widget],
                              layout=widgets.Layout(min_width="380px", width="430px", overflow="auto"))
-        left = widgets.VBox([self.map_box, widgets.HBox(list(self.overlay_boxes.values()))],
+        self.fit_btn = widgets.Button(description="Whole map", layout=widgets.Layout(width="auto"),
+                                      tooltip="show the whole map with its off-map boxes")
+        self.fit_btn.on_click(lambda _=None: self._guard(self.view_whole_map))
+        self.units_btn = widgets.Button(description="Go to units", layout=widgets.Layout(width="auto"),
+                                        tooltip="centre on the units of the side that decides now")
+        self.units_btn.on_click(lambda _=None: self._guard(self.view_units))
+        left = widgets.VBox([self.map_box, widgets.HBox([*self.overlay_boxes.values(), self.fit_btn,
+                                                         self.units_btn])],
                             layout=widgets.Layout(min_width=f"{width + 12}px"))
         self.widget = widgets.VBox([
             widgets.HTML(CSS), self.title, widgets.HBox([self.view_toggle]), self.message,
@@ -228,6 +235,17 @@ class Workbench:
         self.changed()
         if message:
             self.say(message, "ok")
+
+    def view_whole_map(self) -> None:
+        """Frame the whole map and its off-map boxes (issue 26.6)."""
+        self.map.set_focus(whole=True)
+        self.say("The whole map.", "info")
+
+    def view_units(self) -> None:
+        """Centre the map where the deciding side's units stand (issue 26.6)."""
+        self.map.set_focus()
+        d = self.state.decision
+        self.say(f"Centred on the {d.side if d else 'remaining'} units.", "info")
 
     def set_side(self, side: str | None) -> None:
         self.side = side
