@@ -398,3 +398,19 @@ def ssa_1941_bench():
     import workbench as wbk
 
     return Workbench(wbk.load_scenario("ssa/1941").new_state(0))
+
+
+def test_the_map_has_a_legend_of_what_this_map_draws(toy_state, ssa_1941_bench):
+    """Issue 26.6: a legend for terrain, hexside features and lines, places, counter marks and
+    overlays, built from the styles the map draws with and only for what the map has.  Control
+    is a hatch in the side's colour, so a controlled land hex never reads as sea."""
+    from workbench.ui import mapview
+    from workbench.ui.legend import legend_html
+
+    toy = legend_html(toy_state)
+    assert "forest" in toy and "lake" in toy and "river" in toy and "mountains" not in toy
+    assert "controlled by axis" in toy and "allies ZOC" in toy and "can still be given an order" in toy
+    na = ssa_1941_bench.legend.children[0].value
+    assert "industrial city" in na and "fog of war" in na and "legal destination" in na
+    assert mapview.OVERLAY_STYLE["control"][3] == "/"
+    assert ssa_1941_bench.map.overlay_renderers["control"].glyph.hatch_pattern == "/"

@@ -59,6 +59,13 @@ FEATURE_STYLE: dict[str, dict[str, Any]] = {
 }
 DIR_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 OVERLAYS = ("control", "supply", "zoc")
+#: (fill alpha, outline colour, outline width, hatch) of each rule overlay.  Control is a light
+#: hatch in the side's colour, so a tinted land hex never reads as sea (issue 26.6).
+OVERLAY_STYLE = {"control": (0.10, None, 0, "/"), "supply": (0.45, None, 0, None),
+                 "zoc": (0.0, "colour", 2.0, None)}
+#: Colours of the click marks (reach, selection, air range, fog), for the map and its legend.
+MARK_COLOURS = {"reach": "#ffd400", "selected": "#ff7f0e", "airrange": "#9467bd", "fog": "#555555",
+                "targets": "#d62728"}
 #: Marks, bottom to top: (fill alpha, outline width) of each.
 MARKS = {"airrange": (0.18, 0.0), "fog": (0.55, 0.0), "reach": (0.55, 0.0), "targets": (0.0, 3.0),
          "selected": (0.0, 4.0)}
@@ -177,12 +184,13 @@ class MapView:
         # every click (reach, selection, targets, air range, fog) share one source and one renderer
         self.overlay_sources: dict[str, ColumnDataSource] = {}
         self.overlay_renderers: dict[str, Any] = {}
-        styles = {"control": (0.28, None, 0), "supply": (0.45, None, 0), "zoc": (0.0, "colour", 2.0)}
-        for name, (alpha, line, lw) in styles.items():
+        for name, (alpha, line, lw, hatch) in OVERLAY_STYLE.items():
             src = ColumnDataSource({"q": [], "r": [], "colour": []})
+            extra = {"hatch_pattern": hatch, "hatch_color": "colour", "hatch_alpha": 0.55, "hatch_scale": 7,
+                     "hatch_weight": 1.5} if hatch else {}
             self.overlay_renderers[name] = self.fig.hex_tile(
                 q="q", r="r", size=1.0, orientation="flattop", source=src, fill_color="colour",
-                fill_alpha=alpha, line_color=line, line_width=lw, name=f"overlay-{name}")
+                fill_alpha=alpha, line_color=line, line_width=lw, name=f"overlay-{name}", **extra)
             self.overlay_sources[name] = src
         self._marks: dict[str, tuple[list[int], list[str]]] = {n: ([], []) for n in MARKS}
         self._batch = 0

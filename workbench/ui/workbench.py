@@ -30,8 +30,9 @@ from workbench.engine.game import Game
 from workbench.engine.state import State
 from workbench.ui.charts import ChartsPanel
 from workbench.ui.history import HistoryPanel
+from workbench.ui.legend import legend_html
 from workbench.ui.log import LogPanel
-from workbench.ui.mapview import MapView
+from workbench.ui.mapview import MARK_COLOURS, MapView
 from workbench.ui.orders import OrderEntry
 from workbench.ui.outline import Outline
 from workbench.ui.planner import Planner
@@ -145,8 +146,11 @@ class Workbench:
         self.units_btn = widgets.Button(description="Go to units", layout=widgets.Layout(width="auto"),
                                         tooltip="centre on the units of the side that decides now")
         self.units_btn.on_click(lambda _=None: self._guard(self.view_units))
+        self.legend = widgets.Accordion(children=[widgets.HTML(legend_html(self.state))], selected_index=None)
+        self.legend.set_title(0, "Legend")
+        self.legend.add_class("wb-legend-box")
         left = widgets.VBox([self.map_box, widgets.HBox([*self.overlay_boxes.values(), self.fit_btn,
-                                                         self.units_btn])],
+                                                         self.units_btn]), self.legend],
                             layout=widgets.Layout(min_width=f"{width + 12}px"))
         self.widget = widgets.VBox([
             widgets.HTML(CSS), self.title, widgets.HBox([self.view_toggle]), self.message,
@@ -229,6 +233,7 @@ class Workbench:
             self.map.state = state
         else:
             self.map = MapView(state, width=self.width, height=self.height, side=self.side)
+            self.legend.children = [widgets.HTML(legend_html(state))]
             self.map.on_click(self._on_click)
             self.map_box.children = [self._bokeh(self.map.fig)]
         self.outline.policies = {s: p for s, p in self.outline.policies.items() if s in state.ruleset.sides}
@@ -299,7 +304,7 @@ class Workbench:
         if self.overlay_on["fog"] and self.side is not None:
             view = st.ruleset.view(st, self.side)
             fog = list(getattr(view, "hidden_hexes", []) or [])
-        m.set_overlay("fog", fog, "#555555")
+        m.set_overlay("fog", fog, MARK_COLOURS["fog"])
 
     def toggle_overlay(self, name: str, on: bool) -> None:
         self.overlay_on[name] = on
@@ -323,19 +328,19 @@ class Workbench:
             m.refresh(self.state, self.side, oos=self._oos, ready=self.orders.ready_units())
             return
         u = self.state.unit(uid)
-        m.set_overlay("reach", list(o.reach), "#ffd400")
-        m.set_overlay("selected", [u.location], "#ff7f0e")
+        m.set_overlay("reach", list(o.reach), MARK_COLOURS["reach"])
+        m.set_overlay("selected", [u.location], MARK_COLOURS["selected"])
         rng = self.state.ruleset.air_range(self.state, u) if self.overlay_on["airrange"] else None
         if rng and u.location.isdigit():
             hm = self.state.map
             d = hm.grid.distance(np.full(hm.size, hm.index(u.location)), np.arange(hm.size))
-            m.set_overlay("airrange", np.nonzero(d <= rng)[0], "#9467bd")
+            m.set_overlay("airrange", np.nonzero(d <= rng)[0], MARK_COLOURS["airrange"])
         else:
             m.set_overlay("airrange", [])
         m.refresh(self.state, self.side, oos=self._oos, ready=self.orders.ready_units())
 
     def show_targets(self, hexes: list[str]) -> None:
-        self.map.set_overlay("targets", hexes, "#d62728")
+        self.map.set_overlay("targets", hexes, MARK_COLOURS["targets"])
 
     def focus_tab(self, title: str) -> None:
         self.tabs.selected_index = TABS.index(title)
