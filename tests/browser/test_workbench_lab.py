@@ -83,11 +83,10 @@ def test_click_a_unit_then_a_legal_destination_moves_it(lab_notebook):
     nb.screenshot("03-moved")
 
 
-MAP_OFFSET = """() => {
-  const root = document.querySelector('.wb-workbench');
-  const cv = document.querySelector('.wb-map canvas');
-  return cv.getBoundingClientRect().top - root.getBoundingClientRect().top;
-}"""
+def map_offset(nb) -> float:
+    """The map canvas's distance below the message line, in page pixels."""
+    canvas = nb.page.locator(".wb-map canvas").first.bounding_box()
+    return canvas["y"] - nb.page.locator(".wb-message").first.bounding_box()["y"]
 
 
 def test_an_illegal_click_shows_the_rule(lab_notebook):
@@ -95,12 +94,12 @@ def test_an_illegal_click_shows_the_rule(lab_notebook):
     digest = nb.kernel("print(bench.state.digest())")
     nb.click_hex("0405")
     nb.wait_message("GE-0405 selected")
-    top = nb.page.evaluate(MAP_OFFSET)
+    top = map_offset(nb)
     nb.click_hex("0105")  # sea, out of reach
     text = nb.wait_message("Refused")
     assert "rule SSA-" in text and "Nothing was changed" in text
     # issue 26.4: the two-line refusal stays in its fixed slot, so the next click lands true
-    assert nb.page.evaluate(MAP_OFFSET) == top
+    assert map_offset(nb) == top
     assert nb.kernel("print(bench.state.digest())") == digest
     nb.screenshot("04-refused")
     nb.click_hex("0405")  # deselect
