@@ -414,3 +414,30 @@ def test_the_map_has_a_legend_of_what_this_map_draws(toy_state, ssa_1941_bench):
     assert "industrial city" in na and "fog of war" in na and "legal destination" in na
     assert mapview.OVERLAY_STYLE["control"][3] == "/"
     assert ssa_1941_bench.map.overlay_renderers["control"].glyph.hatch_pattern == "/"
+
+
+@pytest.mark.slow
+def test_charts_get_a_point_for_every_turn_the_bots_play_through(ssa_game):
+    """Issue 26.1: after the bots played three turns in one click the economy chart was one short
+    segment (only the turns the workbench had shown had a snapshot), and the empty-chart notes sat
+    on top of empty legends.  Now each turn the bots play through gets its point; an empty chart
+    shows its note and no legend."""
+    import workbench as wbk
+
+    st = wbk.load_scenario("ssa/valor-of-ignorance").new_state(1)
+    wb = Workbench(st)
+    start = st.turn
+    for _ in range(3):
+        wb.outline.bot("turn")
+    assert st.turn == start + 3
+    wb.focus_tab("Charts")
+    assert list(wb.track_history) == st.calendar[start:start + 4]  # the start and three more turns
+    obj = wb.charts.charts.sources["objectives"].data
+    assert obj["xs"] and all(xs == st.calendar[start:start + 4] for xs in obj["xs"])
+    eco = wb.charts.charts.sources["economy"].data  # US.mp exists from 1939-08 on
+    assert eco["name"] == ["US mp"] and eco["xs"] == [["1939-08", "1939-09"]]
+    assert wb.charts.charts.figs["objectives"].legend.visible
+    toy = Workbench(ssa_game([]).new_state(0))
+    toy.charts.refresh()
+    c = toy.charts.charts
+    assert c.notes["losses"].text and not c.figs["losses"].legend.visible

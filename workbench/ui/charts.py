@@ -136,25 +136,30 @@ class Charts:
     def figures(self) -> list[Any]:
         return [self.figs[k] for k in ("economy", "losses", "objectives", "vp")]
 
+    def _say(self, key: str, note: str) -> None:
+        """An empty chart shows its note and no legend (they used to overlap)."""
+        self.notes[key].text = note
+        self.figs[key].legend.visible = not note
+
     def update(self, state: State | None = None) -> None:
         if state is not None:
             self.state = state
         st = self.state
         eco = economy_frame(self.history, st)
         self.sources["economy"].data = _series(eco, "series")
-        self.notes["economy"].text = "" if eco.height else "this game keeps no economy tracks"
+        self._say("economy", "" if eco.height else "this game keeps no economy tracks")
         vp = metrics_frame(self.history, st, "vp", "morale")
         self.sources["vp"].data = _series(vp, "series")
-        self.notes["vp"].text = "" if vp.height else "no victory points or morale in this game"
+        self._say("vp", "" if vp.height else "no victory points or morale in this game")
         obj = objectives_frame(self.history, st)
         self.sources["objectives"].data = _series(obj, "series")
-        self.notes["objectives"].text = "" if obj.height else "this game reports no objectives"
+        self._say("objectives", "" if obj.height else "this game reports no objectives")
         loss = losses_frame(st)
         factors = [(s, t) for s, t in loss.select("side", "type").iter_rows()]
         self.figs["losses"].x_range.factors = factors
         self.sources["losses"].data = {"x": factors, "reduced": loss["reduced"].to_list(),
                                        "eliminated": loss["eliminated"].to_list()}
-        self.notes["losses"].text = "" if loss.height else "no losses yet (events 'eliminated', 'reduced')"
+        self._say("losses", "" if loss.height else "no losses yet (events 'eliminated', 'reduced')")
 
 
 class ChartsPanel:

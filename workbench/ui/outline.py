@@ -183,7 +183,12 @@ class Outline:
             if not legal:
                 break
             order = self.policies[d.side].choose(st.ruleset.view(st, d.side), legal)
+            label = st.turn_label
+            if label not in self.wb.track_history:
+                self.wb.snapshot_turn(st)  # a turn the bots play through still gets its chart point
             st.apply(order)
+            if st.turn_label != label:
+                self.wb.snapshot_turn(st)
             n += 1
         self.wb.changed()
         d = st.decision

@@ -241,6 +241,12 @@ class Workbench:
         if message:
             self.say(message, "ok")
 
+    def snapshot_turn(self, st: State | None = None) -> None:
+        """Keep this turn's metrics for the charts (one snapshot per turn label, the latest)."""
+        st = st or self.state
+        self.track_history[st.turn_label] = {
+            "tracks": dict(st.tracks), "metrics": st.ruleset.metrics(st).as_dict(), "turn": st.turn}
+
     def view_whole_map(self) -> None:
         """Frame the whole map and its off-map boxes (issue 26.6)."""
         self.map.set_focus(whole=True)
@@ -263,8 +269,7 @@ class Workbench:
         t0 = time.perf_counter()
         st = self.state
         self.orders.invalidate()
-        self.track_history[st.turn_label] = {
-            "tracks": dict(st.tracks), "metrics": st.ruleset.metrics(st).as_dict(), "turn": st.turn}
+        self.snapshot_turn(st)
         self._oos = st.ruleset.out_of_supply(st) if self.overlay_on["supply"] else None
         self.map.state = st
         with self.map.batch():
