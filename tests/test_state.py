@@ -199,3 +199,15 @@ def test_an_order_with_a_non_string_key_is_refused_and_the_state_stays_usable(to
         assert exc.value.rule == "kernel"
     assert s.digest() == before
     s.record()
+
+
+def test_a_fresh_fork_can_be_undone_and_the_original_is_untouched(toy_state):
+    """Issue 26.7: a fork had an empty undo stack.  It shares the (immutable) undo history, and
+    undoing in the fork never changes the original."""
+    s = toy_state
+    start = s.digest()
+    s.apply(next(o for o in s.legal_orders() if o["kind"] == "move"))
+    after = s.digest()
+    f = s.fork()
+    assert f.can_undo and f.undo() and f.digest() == start
+    assert s.digest() == after and s.can_undo

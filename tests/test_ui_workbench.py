@@ -441,3 +441,23 @@ def test_charts_get_a_point_for_every_turn_the_bots_play_through(ssa_game):
     toy.charts.refresh()
     c = toy.charts.charts
     assert c.notes["losses"].text and not c.figs["losses"].legend.visible
+
+
+def test_save_and_export_buttons_share_the_game(toy_state, tmp_path):
+    """Issue 26.8: Save and Export in the workbench: the record replays to the same digest with
+    its notes, and the exported page stands alone."""
+    import workbench as wbk
+
+    wb = Workbench(toy_state)
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    toy_state.annotate("a note for the class", ["!"])
+    wb.history.share_path.value = str(tmp_path / "lesson")
+    wb.history.save_btn.click()
+    rec = tmp_path / "lesson.json"
+    assert rec.exists() and "Saved the game record" in wb.message.value
+    again = wbk.replay(rec)
+    assert again.digest() == toy_state.digest() and again.annotations[0]["comment"] == "a note for the class"
+    wb.history.export_btn.click()
+    page = (tmp_path / "lesson.html").read_text()
+    assert "cdn.bokeh.org" not in page and "Exported" in wb.message.value

@@ -554,11 +554,12 @@ class State:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def fork(self) -> State:
-        """An independent copy to explore a what-if; the original is untouched."""
+        """An independent copy to explore a what-if; the original is untouched.  The copy keeps
+        the undo history (snapshots are immutable), so a fresh fork can be undone too."""
         other = State.__new__(State)
         other.game = self.game
         other.seed = self.seed
-        other._undo = []
+        other._undo = list(self._undo)
         other._rolled = False
         other._derived = {}
         other._closing = None

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -90,10 +91,42 @@ class HistoryPanel:
         self.compare_info = widgets.HTML()
         self.compare_view = None
         self.info = widgets.HTML()
+        self.share_path = widgets.Text(placeholder="out/my-game", description="file",
+                                       style={"description_width": "30px"}, layout=widgets.Layout(width="260px"))
+        self.save_btn = widgets.Button(description="Save record", icon="save", layout=lay,
+                                       tooltip="the game record (JSON): scenario, seed, orders, notes; replays exactly")
+        self.save_btn.on_click(lambda _=None: self.wb._guard(self.save_record))
+        self.export_btn = widgets.Button(description="Export page", icon="share", layout=lay,
+                                         tooltip="one standalone HTML page: map, charts, log; opens offline")
+        self.export_btn.on_click(lambda _=None: self.wb._guard(self.export_page))
         self.widget = widgets.VBox([
             widgets.HBox([self.undo_btn, self.fork_name, self.fork_btn, self.branch]), self.info,
+            widgets.HBox([self.share_path, self.save_btn, self.export_btn]),
             widgets.HBox([self.slider, self.live_btn]), self.replay_info,
             widgets.HBox([self.compare_with, self.compare_btn]), self.compare_info, self.compare_box])
+
+    # -- sharing ------------------------------------------------------------------------------
+    def _path(self, suffix: str) -> Path:
+        st = self.wb.state
+        name = self.share_path.value.strip() or f"out/{st.game.scenario.id.replace('/', '-')}-seed{st.seed}"
+        return Path(name).with_suffix(suffix)
+
+    def save_record(self) -> Path:
+        """Write the live game's record (atomic JSON; issue 26.8) and say where."""
+        path = self._path(".json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.wb.state.record().save(path)
+        self.wb.say(f"Saved the game record to {path} ({len(self.wb.state.orders)} orders, "
+                    f"{len(self.wb.state.annotations)} notes): wb.replay('{path}') rebuilds it.", "ok")
+        return path
+
+    def export_page(self) -> Path:
+        """Write one standalone page of the live game (issue 26.8) and say where."""
+        path = self._path(".html")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        out = self.wb.export_html(path)
+        self.wb.say(f"Exported {out}: it opens in any browser, offline.", "ok")
+        return out
 
     # -- undo / fork / switch ---------------------------------------------------------------
     def undo(self) -> bool:
