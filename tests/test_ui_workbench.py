@@ -461,3 +461,24 @@ def test_save_and_export_buttons_share_the_game(toy_state, tmp_path):
     wb.history.export_btn.click()
     page = (tmp_path / "lesson.html").read_text()
     assert "cdn.bokeh.org" not in page and "Exported" in wb.message.value
+
+
+def test_fog_hides_a_hidden_stacks_count_and_replay_is_marked_as_the_past(toy_state):
+    """Issue 26.6/26.7: in a side's view an enemy stack showed how many units it held (badge,
+    shadows, tooltip); it shows none of that now.  A replay position is marked plainly on the
+    map (title and frame), and the live title comes back with 'Back to live'."""
+    wb = Workbench(toy_state, side="allies")
+    d = wb.map.unit_source.data
+    i = d["hex"].index("0504")  # two German infantry, hidden from the Allies
+    assert (d["btext"][i], d["ba"][i], d["s1a"][i], d["count"][i], d["label"][i]) == ("", 0.0, 0.0, 0, "?")
+    assert "2" not in d["stack"][i]
+    wb.set_side(None)
+    d = wb.map.unit_source.data
+    assert d["btext"][d["hex"].index("0504")] == "2"
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    wb.history.refresh()
+    wb.history.show_replay(0)
+    assert wb.map.fig.title.text.startswith("REPLAY: after order 0 of 1")
+    wb.history.back_to_live()
+    assert wb.map.fig.title.text == toy_state.game.scenario.title

@@ -74,7 +74,7 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
         if hidden:
             card = {"strength": "?", "movement": "", "note": ""}
             cls, mark = "unit", ""
-            tip = f"{s} stack ({len(us)} unit{'s' if len(us) > 1 else ''}, contents hidden)"
+            tip = f"{s} stack (contents hidden)"  # SSA-19: neither the units nor their number
         else:
             card = state.ruleset.unit_card(state, top)
             cls, mark = symbols.classify(top.type, info), symbols.size_mark(top.size)

@@ -205,6 +205,7 @@ class HistoryPanel:
         s = self.replay_at(k)
         self.replaying = True
         self.wb.map.refresh(s, self.wb.side)
+        self.wb.map.mark_past(f"REPLAY: after order {k} of {len(st.orders)} ({s.turn_label})")
         o = st.orders[k - 1] if k > 0 else None
         note = st.annotations.get(k - 1)
         self.replay_info.value = (
@@ -218,6 +219,7 @@ class HistoryPanel:
     def back_to_live(self) -> None:
         self.replaying = False
         self.wb.mode = "play"
+        self.wb.map.mark_past(None)
         self.replay_info.value = ""
         self.slider.unobserve_all("value")
         self.slider.value = self.slider.max

@@ -441,6 +441,15 @@ class MapView:
             data["fill"].append("#1f6fb4" if (port[k] and fill == "#ffffff") else fill)
         return data
 
+    def mark_past(self, banner: str | None) -> None:
+        """Mark the map plainly as a past position (a replay), or as live again (issue 26.7):
+        the title says so and the frame turns grey-violet."""
+        live = self.state.game.scenario.title
+        self.fig.title.text = banner or live
+        self.fig.title.text_color = "#6a1b9a" if banner else "#000000"
+        self.fig.background_fill_color = "#d9d2e9" if banner else "#dfe8ee"
+        self.fig.border_fill_color = "#d9d2e9" if banner else "#ffffff"
+
     # -- events ---------------------------------------------------------------------------
     def on_click(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(hex label)`` whenever a hex is tapped in the browser."""
@@ -580,7 +589,7 @@ class MapView:
             for s_ in (1, 2):
                 u[f"s{s_}x"].append(x + 0.09 * s_)
                 u[f"s{s_}y"].append(y + 0.09 * s_)
-                u[f"s{s_}a"].append(1.0 if n > s_ else 0.0)
+                u[f"s{s_}a"].append(1.0 if n > s_ and not c.hidden else 0.0)
             lxs: list[float] = []
             lys: list[float] = []
             for xs, ys in geo["lines"]:
@@ -613,13 +622,13 @@ class MapView:
             u["glyph"].append(geo["glyph"])
             u["size"].append(c.size_mark)
             u["values"].append("-".join(v for v in (c.strength, c.movement) if v))
-            u["label"].append(str(n) if n > 1 else c.cls[:3])
+            u["label"].append("?" if c.hidden else (str(n) if n > 1 else c.cls[:3]))
             u["stack"].append(c.tooltip)
-            u["count"].append(n)
+            u["count"].append(0 if c.hidden else n)
             u["bx"].append(x + cw / 2)
             u["by"].append(y + ch / 2)
-            u["ba"].append(1.0 if n > 1 else 0.0)
-            u["btext"].append(str(n) if n > 1 else "")
+            u["ba"].append(1.0 if n > 1 and not c.hidden else 0.0)  # fog hides the count too
+            u["btext"].append(str(n) if n > 1 and not c.hidden else "")
             u["ox"].append(x - cw / 2 + 0.12)
             u["oy"].append(y + ch / 2 - 0.12)
             u["oa2"].append(1.0 if c.oos else 0.0)

@@ -231,6 +231,7 @@ class Workbench:
         self.map.selected_unit = None
         if same_map:
             self.map.state = state
+            self.map.mark_past(None)  # the title follows the loaded scenario (issue 26.6)
         else:
             self.map = MapView(state, width=self.width, height=self.height, side=self.side)
             self.legend.children = [widgets.HTML(legend_html(state))]
