@@ -34,7 +34,8 @@ def rows() -> dict[str, tuple[str, str, str]]:
     return out
 
 
-def main() -> None:
+def render() -> str:
+    """The whole of docs/rules-coverage.md, from the inventories and the row files."""
     have = rows()
     lines = ["# Rules coverage", "",
              "Every rule ID of the two rulebook inventories, with its status, the code that implements it "
@@ -59,7 +60,11 @@ def main() -> None:
         lines += [f"## {title} ({len(ids)} rule IDs: {counts['done']} done, {counts['partial']} partial, "
                   f"{counts['not yet']} not yet)", "", "| rule | status | code | test |", "|---|---|---|---|",
                   *body, ""]
-    (ROOT / "docs/rules-coverage.md").write_text("\n".join(lines))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    (ROOT / "docs/rules-coverage.md").write_text(render())
 
 
 if __name__ == "__main__":
