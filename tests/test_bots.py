@@ -170,10 +170,12 @@ def test_eto_axis_heuristic_gains_ground_against_random():
 def test_eto_axis_lanes_follow_the_scenario_plan():
     """The scenario's [bot_plan.axis] lanes: each Axis combat unit follows the army group HQ
     nearest it, so Army Group North's units drive on Leningrad and the 11th Army's on Rostov."""
+    from workbench.rulesets.eto.bot.plan import goal_of, position_info
+
     s, pols = _eto_game("heuristic", "random", 3)
     pol = pols["axis"]
     ctx = Context(pol, s, "axis", None)
-    info = pol.brain._info(ctx)
+    info = position_info(ctx)
     lanes = pol.game_memo["lanes"]
     hm = s.map
     objectives = {hm.label(i): k for k, i in enumerate(info["objectives"])}
@@ -185,7 +187,7 @@ def test_eto_axis_lanes_follow_the_scenario_plan():
                 and u.id in lanes and not u.id.startswith("GE-HQ")),
                key=lambda u: hm.distance(u.location, s.unit("GE-HQ-AGN").location))
     assert lanes[near.id] == lanes["GE-HQ-AGN"]
-    field = pol.brain._goal_of(ctx, info, near.id)
+    field = goal_of(ctx, info, near.id)
     assert field[hm.index(hm.hex_of("Leningrad"))] < field[hm.index(near.location)]
 
 
@@ -242,6 +244,7 @@ def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
     """ETO-24.1 (armor may not enter a marsh): the Axis bot steers by path distance over the land a
     unit may enter, so an armor unit behind the Pripet marshes is led round them, not into them.
     On open ground the field is the plain hex distance (one hex nearer, one point lower)."""
+    from workbench.rulesets.eto.bot.fields import path_field
     from workbench.rulesets.eto.terrain import terrain_arrays
 
     s, pols = _eto_game("heuristic", "random", 3)
@@ -249,8 +252,8 @@ def test_eto_24_1_armor_goal_field_goes_round_the_marsh():
     ctx = Context(pol, s, "axis", None)
     hm = s.map
     kiev = hm.index(hm.hex_of("Kiev"))
-    inf = pol.brain._path_field(ctx, "infantry", [(kiev, 0.0)])
-    arm = pol.brain._path_field(ctx, "armor", [(kiev, 0.0)])
+    inf = path_field(ctx, "infantry", [(kiev, 0.0)])
+    arm = path_field(ctx, "armor", [(kiev, 0.0)])
     plain = hm.dist_from(kiev)
     marsh = terrain_arrays(s).marsh
     near = (plain <= 3) & ~marsh & (inf < 1e5)
@@ -267,6 +270,8 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
     phase): the Axis bot puts Army Group Centre's HQ back where its radius covers the most units in
     contact, not on the first legal hex in label order -- a far corner of the map, from which the
     HQ once walked back for three months."""
+    from workbench.rulesets.eto.bot.construction import placements
+    from workbench.rulesets.eto.bot.plan import hq_score
     from workbench.rulesets.eto.control import SIDE_CODE, control
     from workbench.rulesets.eto.losses import FORCE_POOL
 
@@ -281,11 +286,11 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
     near = hm.dist_from(home) <= 4
     labels = sorted(hm.label(i) for i in range(hm.size) if axis[i] and (near[i] or i % 97 == 0))
     opts = [{"kind": "place_hq", "unit": hq.id, "at": lab} for lab in labels]
-    ranked = pol.brain._placements(ctx, opts)
+    ranked = placements(ctx, opts)
     best = ranked[0]["at"]
-    scores = {o["at"]: pol.brain._hq_score(ctx, hq, o["at"], fresh=True) for o in ranked}
+    scores = {o["at"]: hq_score(ctx, hq, o["at"], fresh=True) for o in ranked}
     assert scores[best] == max(scores.values()) >= 10, "it commands ten or more units in contact"
-    assert best != labels[0] and pol.brain._hq_score(ctx, hq, labels[0], fresh=True) == 0
+    assert best != labels[0] and hq_score(ctx, hq, labels[0], fresh=True) == 0
 
 
 def test_ssa_summary_records_the_ssa_20_victory_points():
@@ -306,20 +311,21 @@ def test_eto_24_4_axis_bot_counts_victory_hexes_a_move_enters():
     Soviet resource hex the Axis does not hold is worth GRAB_HEXES (3) hexes of progress for each;
     a path through Axis-held or worthless hexes is worth nothing extra."""
     from workbench.rulesets.eto.bot import GRAB_HEXES
+    from workbench.rulesets.eto.bot.plan import grab, position_info
     from workbench.rulesets.eto.control import SIDE_CODE, control
 
     s, pols = _eto_game("heuristic", "random", 3)
-    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
-    info = brain._info(ctx)
+    ctx = Context(pols["axis"], s, "axis", None)
+    info = position_info(ctx)
     hm = s.map
     kiev, minsk = hm.hex_of("Kiev"), hm.hex_of("Minsk")
     ctrl = control(s)
     assert ctrl[hm.index(kiev)] == SIDE_CODE["allies"] and info["prize"][hm.index(kiev)]
     axis_hex = next(hm.label(i) for i in range(hm.size) if ctrl[i] == SIDE_CODE["axis"] and not info["prize"][i])
     assert GRAB_HEXES == 3.0
-    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex, kiev]}) == 3.0
-    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [kiev, minsk]}) == 6.0
-    assert brain._grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex]}) == 0.0
+    assert grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex, kiev]}) == 3.0
+    assert grab(ctx, info, {"kind": "move", "unit": "x", "path": [kiev, minsk]}) == 6.0
+    assert grab(ctx, info, {"kind": "move", "unit": "x", "path": [axis_hex]}) == 0.0
 
 
 def test_eto_22_3_axis_bot_keeps_offensives_for_its_army_groups():
@@ -329,15 +335,17 @@ def test_eto_22_3_axis_bot_keeps_offensives_for_its_army_groups():
     is the last month of the spring season: the 6 on the track less 5 unactivated HQs leaves 1;
     with 5 on the track none is spare and no stack offensive is a candidate; once Army Group
     Centre has been activated, 1 is spare again."""
+    from workbench.rulesets.eto.bot.command import spare_offensives, stack_candidates
+
     s, pols = _eto_game("heuristic", "random", 3)
-    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
+    ctx = Context(pols["axis"], s, "axis", None)
     assert s.turn_label == "1941-06" and s.tracks["GE.offensives"] == 6
-    assert brain._spare_offensives(ctx, "GE") == 1
+    assert spare_offensives(ctx, "GE") == 1
     s.tracks["GE.offensives"] = 5
-    assert brain._spare_offensives(ctx, "GE") == 0
-    assert brain._stack_candidates(ctx) == []
+    assert spare_offensives(ctx, "GE") == 0
+    assert stack_candidates(ctx) == []
     s.unit("GE-HQ-AGC").props["activated"] = True
-    assert brain._spare_offensives(ctx, "GE") == 1
+    assert spare_offensives(ctx, "GE") == 1
 
 
 def test_eto_38_3_axis_bot_keeps_eps_through_construction_for_its_offensives(monkeypatch):
@@ -346,10 +354,59 @@ def test_eto_38_3_axis_bot_keeps_eps_through_construction_for_its_offensives(mon
     offensives = 27 (within the 30 a nation may hold), so it keeps 54 EPs through a summer or
     autumn construction phase and 108 through the winter one, and builds only beyond that."""
     from workbench.engine.state import State
+    from workbench.rulesets.eto.bot.command import offensive_budget, offensives_wanted
 
     s, pols = _eto_game("heuristic", "random", 3)
-    brain, ctx = pols["axis"].brain, Context(pols["axis"], s, "axis", None)
-    assert brain._offensives_wanted(ctx, "GE") == 27
-    assert brain._offensive_budget(ctx, "GE") == 54
+    ctx = Context(pols["axis"], s, "axis", None)
+    assert offensives_wanted(ctx, "GE") == 27
+    assert offensive_budget(ctx, "GE") == 54
     monkeypatch.setattr(State, "turn_label", property(lambda self: "1942-winter"))
-    assert brain._offensive_budget(ctx, "GE") == 108
+    assert offensive_budget(ctx, "GE") == 108
+
+
+def _eto_order_stream(axis: str, allies: str, seed: int, until_turn: int) -> tuple[int, str]:
+    """Barbarossa played by seeded bots up to a turn: the number of orders and the SHA-256 of the
+    order stream (each order as canonical JSON, in play order)."""
+    import hashlib
+
+    game = wb.load_scenario("eto/barbarossa-1941")
+    s = game.new_state(seed=seed)
+    pols = {"axis": make_policy(axis, "eto", "axis", seed), "allies": make_policy(allies, "eto", "allies", seed)}
+    for p in pols.values():
+        if isinstance(p, HeuristicPolicy):
+            p.raise_errors = True
+    h = hashlib.sha256()
+    n = 0
+
+    def record(st, order):  # noqa: ANN001
+        nonlocal n
+        h.update(json.dumps(order, sort_keys=True).encode())
+        n += 1
+
+    play(s, pols, until_turn=until_turn, on_order=record)
+    return n, h.hexdigest()
+
+
+_SPLIT_GAMES = [  # (axis bot, allies bot, seed, until turn, orders, SHA-256 of the order stream)
+    ("heuristic", "heuristic", 4, 2, 341, "a32fb782459f0b614a69ed31fbb3d763a903f7ba806ad1dedab5882d95c62a65"),
+    ("heuristic", "random", 1, 2, 271, "6614be49915aa99e9d65e6c8760c8e270bb6946f7cc2b97742eb809a170de11d"),
+    ("heuristic", "random", 1, 4, 834, "a7adb9c53380b56e8c9b288aa53a20d16f8f20af639a47ed6ef4a38db3b3e0a9"),
+    ("heuristic", "random", 2, 4, 901, "1b99f90c7eb1b092c1f3c48e2b281b3ac96e7f8a7046a571c16bbdaf443c5379"),
+    ("heuristic", "random", 3, 4, 869, "8eb8220560931de94fd7715abcb41c32ee7cde8f30b0fd65228cb9da50745bf1"),
+    ("heuristic", "heuristic", 4, 4, 1022, "751909c96b977427c06eace13e0c0c9f56da55f04f9e7e531b9bef6012361071"),
+    ("random", "heuristic", 5, 4, 275, "0e0f972948218122a38ebbfddf089cf3d4a8db3c0b3bf2bf042c27f3bf2d170d"),
+]
+
+
+@pytest.mark.parametrize(("axis", "allies", "seed", "until_turn", "orders", "sha"), [
+    pytest.param(*g, id=f"{g[0]}-{g[1]}-seed{g[2]}-turn{g[3]}",
+                 marks=[pytest.mark.slow] if g[3] > 2 else [])  # the two short games take ~9 s
+    for g in _SPLIT_GAMES
+])
+def test_eto_brain_split_plays_the_same_games(axis, allies, seed, until_turn, orders, sha):
+    """The ETO brain split into per-phase planners (rulesets/eto/bot/) plays exactly the games the
+    one-class brain (bot.py at 702a76f) played: the same orders, one by one, for the same seeds.
+    The pinned streams were recorded from that commit; the positions' ``state.digest()`` matched
+    too (it is not pinned here: it also changes with the engine's state layout).  A deliberate
+    change of the bot's play, or of the legal orders, must re-record them with ``_eto_order_stream``."""
+    assert _eto_order_stream(axis, allies, seed, until_turn) == (orders, sha)
