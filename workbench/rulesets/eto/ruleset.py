@@ -175,7 +175,7 @@ class ETORuleset(ETOFace, Ruleset):
             if reg.get("side") not in self.sides or not isinstance(reg.get("polygon", []), list):
                 raise ScenarioError(scenario.file, f"control_regions[{i}]",
                                     "needs side = 'axis' or 'allies' and a polygon of [lon, lat] points")
-        # hints for the heuristic bots (rulesets/eto/bot.py): each lane an HQ of the scenario
+        # hints for the heuristic bots (rulesets/eto/bot/): each lane an HQ of the scenario
         # driving on one of its victory objectives
         objectives = {str(o.get("place")) for o in raw.get("victory", {}).get("objectives", [])}
         unit_ids = {u["id"] for u in scenario.units}
