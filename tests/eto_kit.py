@@ -38,7 +38,7 @@ def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: 
     t = {"GE.eps": 20, "GE.offensives": 3, "SU.eps": 20, "SU.offensives": 3, "IT.eps": 0,
          "initiative": "axis", **(tracks or {})}
     lines = [
-        "format = 1", 'id = "test/eto"', 'title = "ETO rules test"', 'ruleset = "eto"', 'map = "europe"',
+        "format = 1", "designer_mode = true", 'id = "test/eto"', 'title = "ETO rules test"', 'ruleset = "eto"', 'map = "europe"',
         f'first_turn = "{first}"', f'last_turn = "{last}"',
         "[sides.axis]", 'nations = ["GE", "IT", "RO", "FI", "HU"]', "[sides.allies]", 'nations = ["SU"]',
         "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in t.items()],

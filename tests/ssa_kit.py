@@ -87,7 +87,7 @@ def build_ssa_testmap(path: Path) -> HexMap:
 def scenario_text(map_dir: str, units: list[dict], *, first="1942-06", last="1942-08",
                   extra: str = "", axis_nations=("GE", "JA", "SS"), allied_nations=("US", "BC")) -> str:
     lines = [
-        'format = 1', 'id = "test/ssa"', 'title = "SSA rules test"', 'ruleset = "ssa"',
+        'format = 1', 'designer_mode = true', 'id = "test/ssa"', 'title = "SSA rules test"', 'ruleset = "ssa"',
         f'map = "{map_dir}"', f'first_turn = "{first}"', f'last_turn = "{last}"',
         *(["units = []"] if not units else []),
         '[sides.axis]', f'nations = {list(axis_nations)!r}'.replace("'", '"'),

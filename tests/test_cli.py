@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
+
 from workbench.cli import main
+from workbench.engine import scenario as scenario_module
 
 
-def test_play_writes_record_and_replay_matches(toy_scenario_file, tmp_path, capsys):
+@pytest.fixture
+def toy_root(tmp_path, toy_scenario_file, monkeypatch):
+    """A scenarios folder holding the toy scenario as toy/skirmish (records name scenarios by id)."""
+    root = tmp_path / "scenarios"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "skirmish.toml").write_text(toy_scenario_file.read_text())
+    monkeypatch.setattr(scenario_module, "SCENARIOS_DIR", root)
+    return root
+
+
+def test_play_writes_record_and_replay_matches(toy_root, tmp_path, capsys):
     out = tmp_path / "game.json"
-    assert main(["play", str(toy_scenario_file), "--seed", "3", "--bots", "random,random",
+    assert main(["play", "toy/skirmish", "--seed", "3", "--bots", "random,random",
                  "--record", str(out)]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0].startswith("1941-06: ")

@@ -20,9 +20,9 @@ def played(toy_game):
     return s
 
 
-def test_replay_reproduces_digest(played, tmp_path):
+def test_replay_reproduces_digest(played, tmp_path, toy_scenario_file):
     path = played.record().save(tmp_path / "game.json")
-    again = replay(path)
+    again = replay(path, scenario=toy_scenario_file)  # a scenario outside scenarios/: passed explicitly
     assert again.digest() == played.digest()
     assert again.annotations[3] == {"comment": "turning point", "marks": ["?"]}
 
@@ -74,18 +74,18 @@ def test_truncated_record(played, tmp_path):
     assert path.read_text() == before  # touched nothing
 
 
-def test_corrupted_order_in_record(played, tmp_path):
+def test_corrupted_order_in_record(played, tmp_path, toy_scenario_file):
     data = played.record().to_json()
     data["orders"][2] = {"kind": "move", "unit": "GE-inf-1", "path": ["0101"]}
     with pytest.raises(RecordError, match="order #2 .* does not replay"):
-        replay(data)
+        replay(data, scenario=toy_scenario_file)
 
 
-def test_tampered_digest(played):
+def test_tampered_digest(played, toy_scenario_file):
     data = played.record().to_json()
     data["digest"] = "0" * 64
     with pytest.raises(RecordError, match="does not reproduce the recorded digest"):
-        replay(data)
+        replay(data, scenario=toy_scenario_file)
 
 
 def test_unknown_version_and_garbage(played):

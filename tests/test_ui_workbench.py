@@ -456,7 +456,7 @@ def test_save_and_export_buttons_share_the_game(toy_state, tmp_path):
     wb.history.save_btn.click()
     rec = tmp_path / "lesson.json"
     assert rec.exists() and "Saved the game record" in wb.message.value
-    again = wbk.replay(rec)
+    again = wbk.replay(rec, scenario=toy_state.game.scenario.file)  # a test scenario, not in scenarios/
     assert again.digest() == toy_state.digest() and again.annotations[0]["comment"] == "a note for the class"
     wb.history.export_btn.click()
     page = (tmp_path / "lesson.html").read_text()

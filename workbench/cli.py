@@ -116,13 +116,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from workbench.engine import replay
+    from workbench.engine import GameRecord, replay
 
-    state = replay(args.record)
+    record = GameRecord.load(args.record)
+    state = replay(record)
     print(f"replayed {len(state.orders)} orders of {state.game.scenario.id}: "
           f"{' / '.join(state.clock)}")
     print(f"result: {state.result}" if state.is_over else "game not over")
-    print(f"digest: {state.digest()} (matches the record)")
+    checked = "matches the record" if record.digest else "no digest in the record: not verified"
+    print(f"digest: {state.digest()} ({checked})")
+    if record.notes_digest:
+        print("notes: the annotations and branches match their digest")
+    elif record.annotations or record.branches:
+        print("notes: no notes digest in the record: not verified")
     return 0
 
 

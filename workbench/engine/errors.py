@@ -66,4 +66,13 @@ class ScenarioError(Exception):
 
 
 class RecordError(Exception):
-    """A game record that cannot be read or replayed (truncated, corrupted, unknown version)."""
+    """A game record that cannot be read or replayed (truncated, corrupted, unknown version).
+
+    ``key`` names the record's field at fault (``"seed"``, ``"annotations.3"``) when there is one."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        self.key = key
+        super().__init__(message)
+
+    def __reduce__(self):  # noqa: ANN204
+        return (RecordError, (self.args[0] if self.args else "", self.key))

@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench.engine.errors import ScenarioError
 from workbench.engine.ruleset import Ruleset, get_ruleset
-from workbench.engine.scenario import Scenario, read_scenario
+from workbench.engine.scenario import Scenario, check_options, read_scenario
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.map import HexMap, load_map
@@ -52,17 +52,60 @@ def load_scenario(id_or_path: str | Path, *, options: dict[str, Any] | None = No
     ``options`` are merged over the scenario's own options (e.g. optional rules);
     ``overrides`` replace rule-table entries for this game only
     (``{"crt.rows.2": [...]}``), which is how designers sweep a table.
+
+    The starting position must break no set-up rule (``Ruleset.setup_breaches``: stacking,
+    deployment areas, control ...) unless the scenario says ``designer_mode = true``.
     """
     scenario = read_scenario(id_or_path)
     ruleset = get_ruleset(scenario.ruleset)
     saved = scenario.raw.get("overrides", {})
     if not isinstance(saved, dict):
         raise ScenarioError(scenario.file, "overrides", "must be a table of \"table.key\" = value")
+    if options is not None:
+        check_options(options, scenario.file, ruleset, "options (given to load_scenario)")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ScenarioError(scenario.file, "overrides (given to load_scenario)", "must be a table")
     overrides = {**saved, **(overrides or {})}
     if overrides:
         try:
             ruleset = ruleset.with_overrides(overrides)
-        except (KeyError, IndexError, ValueError, TypeError) as exc:
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as exc:
             raise ScenarioError(scenario.file, "overrides", f"cannot apply a rule-table override: {exc}") from None
     opts = {**scenario.options, **(options or {})}
-    return Game(ruleset, load_map(scenario.map), scenario, opts, dict(overrides or {}))
+    game = Game(ruleset, load_map(scenario.map), scenario, opts, dict(overrides or {}))
+    if not scenario.raw.get("designer_mode", False):
+        check_setup(game)
+    return game
+
+
+def check_setup(game: Game) -> None:
+    """Refuse a starting position that breaks a set-up rule (``Ruleset.setup_breaches``), as a
+    ScenarioError naming the unit entry it can tell from the words (else ``units``)."""
+    try:
+        state = game.new_state(0)
+        breaches = game.ruleset.setup_breaches(state)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:  # data no check caught
+        raise ScenarioError(game.scenario.file, "units", f"the starting position cannot be set up: "
+                            f"{type(exc).__name__}: {exc}") from None
+    if not breaches:
+        return
+    rule, why = breaches[0]
+    more = f" (and {len(breaches) - 1} more)" if len(breaches) > 1 else ""
+    raise ScenarioError(game.scenario.file, _breach_key(game.scenario, why),
+                        f"the starting position breaks {rule}: {why}{more}; a what-if that means it "
+                        "says designer_mode = true")
+
+
+def _breach_key(scenario: Scenario, why: str) -> str:
+    """The ``[[units]]`` entry a breach's words name: a unit id, else the first unit placed on a
+    hex the words name."""
+    words = why.replace(",", " ").replace(":", " ").split()
+    index = scenario.unit_index
+    for w in words:
+        if w in index:
+            return f"units[{index[w]}] ({w}).at"
+    hexes = {w for w in words if w.isdigit()}
+    for u in scenario.units:
+        if u["location"] in hexes and u["id"] in index:
+            return f"units[{index[u['id']]}] ({u['id']}).at"
+    return "units"

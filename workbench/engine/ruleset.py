@@ -62,6 +62,8 @@ class Ruleset(Face):
     #: Extra top-level scenario keys and [[units]] keys this ruleset reads.
     scenario_keys: frozenset[str] = frozenset()
     unit_keys: frozenset[str] = frozenset()
+    #: Names a scenario's ``options.optional_rules`` may list (``None``: any name).
+    optional_rules: frozenset[str] | None = None
 
     def __init__(self, tables_dir: str | Path | None = None) -> None:
         self.tables_dir = Path(tables_dir) if tables_dir else None

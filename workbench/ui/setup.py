@@ -125,6 +125,8 @@ class Draft:
     def toml(self, new_id: str, title: str) -> str:
         raw = copy.deepcopy(self.raw)
         raw["id"], raw["title"] = new_id, title
+        if self.designer:  # its position may break set-up rules: say so, or it will not load
+            raw["designer_mode"] = True
         if self.options:
             raw["options"] = {**raw.get("options", {}), **self.options}
         head = [f"# {title}: a variant of {self.base.scenario.id}, saved from the Wargame Workbench set-up panel."]

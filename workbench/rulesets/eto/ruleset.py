@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder, ScenarioError
+from workbench.engine.errors import IllegalOrder
 from workbench.engine.flow import Step
 from workbench.engine.ruleset import OrderKind, Ruleset, month_range
 from workbench.engine.state import State
@@ -34,6 +34,7 @@ from workbench.rulesets.eto import (
     replenishment,
     results,
     retreat,
+    scenario_check,
     stacking,
     supply,
     values,
@@ -86,6 +87,7 @@ class ETORuleset(ETOFace, Ruleset):
     boxes = ("Force pool", "Replenishment", "Unplaced", "Eliminated", "Turn track", "Siberian Transfers")
     scenario_keys = frozenset({"seasonal_turns", "control_regions"})
     unit_keys = frozenset({"note"})
+    optional_rules = scenario_check.OPTIONAL_RULES
 
     def __init__(self) -> None:
         super().__init__(Path(__file__).parent / "tables")
@@ -145,55 +147,8 @@ class ETORuleset(ETOFace, Ruleset):
 
     # -- set-up ---------------------------------------------------------------------------------
     def validate_scenario(self, scenario: Any) -> None:
-        from workbench.map import load_map
-
-        hm = load_map(scenario.map)
-        raw = scenario.raw
-
-        def place_ok(p: str) -> bool:
-            if p.isdigit():
-                return hm.has_hex(p)
-            try:
-                hm.hex_of(p)
-            except KeyError:
-                return False
-            return True
-
-        for i, r in enumerate(raw.get("reinforcements", [])):
-            if not place_ok(str(r.get("where", ""))):
-                raise ScenarioError(scenario.file, f"reinforcements[{i}].where",
-                                    f"{r.get('where')!r} is no hex label or place on map {hm.name}")
-            for u in r.get("units", []):
-                if u.get("type") not in self.unit_types:
-                    raise ScenarioError(scenario.file, f"reinforcements[{i}].units",
-                                        f"unknown unit type {u.get('type')!r}")
-        for i, o in enumerate(raw.get("victory", {}).get("objectives", [])):
-            if not place_ok(str(o.get("place", ""))):
-                raise ScenarioError(scenario.file, f"victory.objectives[{i}].place",
-                                    f"{o.get('place')!r} is no hex label or place on map {hm.name}")
-        for i, reg in enumerate(raw.get("control_regions", [])):
-            if reg.get("side") not in self.sides or not isinstance(reg.get("polygon", []), list):
-                raise ScenarioError(scenario.file, f"control_regions[{i}]",
-                                    "needs side = 'axis' or 'allies' and a polygon of [lon, lat] points")
-        # hints for the heuristic bots (rulesets/eto/bot/): each lane an HQ of the scenario
-        # driving on one of its victory objectives
-        objectives = {str(o.get("place")) for o in raw.get("victory", {}).get("objectives", [])}
-        unit_ids = {u["id"] for u in scenario.units}
-        for side, plan in raw.get("bot_plan", {}).items():
-            if side not in self.sides or not isinstance(plan, dict):
-                raise ScenarioError(scenario.file, f"bot_plan.{side}",
-                                    f"{side!r} is no side of this ruleset ({', '.join(self.sides)})")
-            lanes = plan.get("lanes", {})
-            if not isinstance(lanes, dict):
-                raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
-                                    "needs a table of HQ unit id = victory objective place")
-            for hid, place in lanes.items():
-                if hid not in unit_ids:
-                    raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
-                                        f"{hid!r} is no unit id of this scenario")
-                if place not in objectives:
-                    raise ScenarioError(scenario.file, f"bot_plan.{side}.lanes",
-                                        f"{place!r} is not a victory objective place ({', '.join(sorted(objectives))})")
+        """Every ETO section of a scenario, checked at load (rulesets/eto/scenario_check.py)."""
+        scenario_check.validate(self, scenario)
 
     def setup(self, state: State) -> None:
         sc = state.game.scenario

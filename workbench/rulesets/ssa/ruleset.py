@@ -12,6 +12,7 @@ from workbench.rulesets.ssa import (
     assault,
     holding,
     mobilization,
+    scenario_check,
     supply,
     victory,
     war_events,
@@ -55,6 +56,7 @@ class SSARuleset(SSAFace, Ruleset):
     scenario_keys = frozenset({"technologies", "control_notes", "occupation", "pools",
                                "control_regions"})
     unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note"})
+    optional_rules = scenario_check.OPTIONAL_RULES
 
     def __init__(self) -> None:
         super().__init__(Path(__file__).parent / "tables")
@@ -76,6 +78,10 @@ class SSARuleset(SSAFace, Ruleset):
         war_events.register(self)  # optional SSA-25, 27; SSA-18.8-18.10, SC5 SR2
         for key in MOVEMENT_STEPS:  # SSA-10.G, after air supply that ran its turn has ended (SSA-10.1h)
             self.procedures[key] = _then(self.procedures.get(key), supply.judge_for_movement)
+
+    def validate_scenario(self, scenario) -> None:  # noqa: ANN001 - Scenario
+        """Every SS Amerika section of a scenario, checked at load (rulesets/ssa/scenario_check.py)."""
+        scenario_check.validate(self, scenario)
 
     def view(self, state: State, side: str | None):  # noqa: ANN201
         """SSA-19: what ``side`` may see (a read-only SideView; docs/rulings-ssa.md)."""
