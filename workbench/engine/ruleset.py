@@ -86,6 +86,12 @@ class Ruleset(Face):
             set_dotted(clone.tables, dotted, value)
         return clone
 
+    def order_fields(self, kind: str) -> dict[str, str] | None:
+        """The declared fields of an order kind (``tables/orders.toml [kinds.<kind>]``,
+        :mod:`workbench.engine.order_fields`); ``None`` when the ruleset declares none."""
+        kinds = self.tables.get("orders", {}).get("kinds")
+        return None if kinds is None else kinds.get(kind)
+
     @property
     def unit_types(self) -> dict[str, dict[str, Any]]:
         return self.tables.get("units", {}).get("types", {})

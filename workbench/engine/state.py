@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
+from workbench.engine import order_fields
 from workbench.engine.decision import Decision
 from workbench.engine.dice import Dice
 from workbench.engine.errors import IllegalOrder, Refusal
@@ -246,6 +247,9 @@ class State:
             raise IllegalOrder(d.rule or "kernel",
                                f"it is {d.side}'s decision, not {order['side']}'s")
         handler = None if kind in FLOW_ORDERS else self.game.ruleset.order_kinds[kind]
+        fields = order_fields.FLOW_FIELDS.get(kind) if handler is None else self.game.ruleset.order_fields(kind)
+        if fields is not None:  # the declared fields and their types, before any rule looks
+            order_fields.check(fields, order, (handler.rule if handler is not None else d.rule) or "kernel")
         if handler is not None:
             handler.check(self, order)
         elif kind == "choose_first" and order.get("side") not in self.game.ruleset.sides:
