@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from benchmarks import bench_batch, bench_eto_supply, bench_games, bench_hexgrid, bench_ui
+from benchmarks import (
+    bench_batch,
+    bench_eto_supply,
+    bench_fuzz,
+    bench_games,
+    bench_hexgrid,
+    bench_ui,
+)
 
 
 def main() -> None:
@@ -11,6 +18,7 @@ def main() -> None:
     bench_ui.main([])
     bench_batch.main([])
     bench_games.main([])
+    bench_fuzz.main(["--orders", "200"])
 
 
 if __name__ == "__main__":
