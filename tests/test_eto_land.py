@@ -699,3 +699,27 @@ def test_eto_22_0_units_act_only_in_the_offensive_that_activated_them(tmp_path):
     assert {u.id for u in eligible_attackers(s, "axis", "combat")} == {"GE-c"}
     refused = [o for o in s.legal_orders() if o.get("hex") == "08640"]
     assert refused == []  # the first stack cannot be activated again this turn
+
+
+def test_eto_24_0_a_move_may_name_only_its_destination(tmp_path):
+    """ETO-24.0 with the kernel's order format: {"kind": "move", "unit", "to"} takes the route
+    the legal list gives for that hex (the same position as the order with that path); a hex the
+    unit cannot reach is refused under 24.0 with plain words."""
+    from eto_kit import begin_offensive, new_state, step_to, unit
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("SU-a", "SU", "infantry", "08743")])
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/movement")
+    listed = next(o for o in s.legal_orders_of("move") if o["unit"] == "GE-a" and len(o["path"]) == 2)
+    twin = s.fork()
+    s.apply({"kind": "move", "unit": "GE-a", "to": listed["path"][-1]})
+    twin.apply(listed)
+    assert s.unit("GE-a").location == twin.unit("GE-a").location == listed["path"][-1]
+    assert s.log[-1]["text"] == twin.log[-1]["text"]
+    again = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("SU-a", "SU", "infantry", "08743")])
+    begin_offensive(again)
+    again.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(again, "offensive/movement")
+    why = again.check({"kind": "move", "unit": "GE-a", "to": "09050"})
+    assert why is not None and why.rule == "ETO-24.0" and "cannot get to" in why.why

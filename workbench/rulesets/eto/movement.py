@@ -677,11 +677,32 @@ class MoveOrder(OrderKind):
                     out.append({**order, "general": g.id})
         return out
 
+    def route(self, state: State, unit: Unit, to: str) -> list[str] | None:
+        """A move by destination (``"to"`` instead of ``"path"``): the path the kernel would list
+        for ``unit`` to ``to`` (the first of the cheapest), or None if it cannot get there now."""
+        hm = state.map
+        if not hm.has_hex(to):
+            return None
+        path = self.destinations(state, unit).get(hm.index(to))
+        return None if path is None else [hm.label(i) for i in path]
+
+    def path_of(self, state: State, order: dict[str, Any]) -> Any:
+        """The order's path, or the route to its ``"to"`` when it names only a destination."""
+        path = order.get("path")
+        if path is None and isinstance(order.get("to"), str) and order.get("unit") in state.units_by_id:
+            return self.route(state, state.unit(order["unit"]), order["to"]) or None
+        return path
+
     def check(self, state: State, order: dict[str, Any]) -> None:
         uid, path = order.get("unit"), order.get("path")
         if not isinstance(uid, str) or uid not in state.units_by_id:
             raise IllegalOrder(self.rule, f"there is no unit {uid!r}")
         unit = state.units_by_id[uid]
+        if path is None and "to" in order:
+            path = self.path_of(state, order)
+            if path is None and unit in self.movers(state):
+                raise IllegalOrder(self.rule, f"{uid} cannot get to {order.get('to')!r} now by any route "
+                                   "(terrain, ZOC, stacking and its movement allowance; 24.0-24.2)")
         mode = self.mode(state)
         if unit.props.get("dropped") == state.turn_label:
             raise IllegalOrder("ETO-28.7", f"{uid} paradropped into {unit.location} this turn and must stay there "
@@ -772,11 +793,12 @@ class MoveOrder(OrderKind):
 
             if intercept(state, self.kind, order, [unit]):
                 return  # 26.5: the enemy armor may attack before the unit moves
-        unit.location = order["path"][-1]
+        path = self.path_of(state, order)
+        unit.location = path[-1]
         unit.props["moved"] = True
         if mode == "movement" and values.unit_class(state, unit) == "partisan":
             unit.props["partisan_moved"] = True
-        entered = [h for h in order["path"] if state.map.has_hex(h)]
+        entered = [h for h in path if state.map.has_hex(h)]
         pass_through(state, unit, [state.map.index(h) for h in entered])
         if values.unit_class(state, unit) == "infantry" and values.on_map(unit):
             from workbench.rulesets.eto.losses import eliminate
@@ -798,7 +820,7 @@ class MoveOrder(OrderKind):
                    ("ETO-29.2" if mode == "exploit" else "ETO-24.0"),
                    text=f"{unit.id} moves {start} → {unit.location}" + (f" with {riders[0]}" if riders else "")
                    + (f" (who stays in {order['drop_at']}, 24.3)" if order.get("drop_at") else ""),
-                   unit=unit.id, start=start, path=order["path"],
+                   unit=unit.id, start=start, path=path,
                    riders=[] if order.get("drop_at") else riders, **extra)  # riders end where the unit ends
         after_move(state, unit.side)
 
