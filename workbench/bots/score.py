@@ -57,9 +57,10 @@ def objective_value(state: Any) -> dict[str, float]:
 def intended_owners(state: Any) -> dict[int, str]:
     """SSA: the side the scenario's ``[control]`` gives each city's country (SSA-17.1), used for
     a city nobody controls, so that only real captures move the contest score."""
-    cache = state.game.__dict__.setdefault("_bot_intended", {})
-    if "o" in cache:
-        return cache["o"]
+    return state.game.cached("bot.intended_owners", lambda: _intended_owners(state))  # scenario's control
+
+
+def _intended_owners(state: Any) -> dict[int, str]:
     from workbench.rulesets.ssa.occupation import city_hexes
 
     hm = state.map
@@ -72,7 +73,6 @@ def intended_owners(state: Any) -> dict[int, str]:
         v = control.get(name_code.get(names[i], ""), None)
         if v in ("axis", "allies"):
             out[i] = v
-    cache["o"] = out
     return out
 
 
