@@ -24,12 +24,11 @@ from benchmarks.timing import best, row
 from workbench.bots import RandomPolicy, play
 from workbench.engine import load_scenario
 from workbench.rulesets.eto import supply, values
-from workbench.rulesets.eto.cache import forget
 from workbench.rulesets.eto.weather import crossable_sides
 
 
 def ours(state) -> dict[str, bool]:  # noqa: ANN001
-    forget(state)
+    state.forget()
     out: dict[str, bool] = {}
     for side in state.ruleset.sides:
         out.update(supply.status(state, side))

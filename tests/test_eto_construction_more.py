@@ -10,7 +10,6 @@ from eto_kit import FixedDice, events, new_state, step_to, unit
 
 from workbench.engine import IllegalOrder, load_scenario
 from workbench.rulesets.eto import construction, income, values
-from workbench.rulesets.eto.cache import forget
 from workbench.rulesets.eto.construction import (
     SIBERIA,
     TURN_TRACK,
@@ -145,7 +144,7 @@ def test_eto_37_6_infantry_and_turn_track_placement(tmp_path):
     # no eligible hex: back to the force pool
     ctrl = control(s)
     ctrl[home_mask(s, "SU")] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     s.unit("SU-u").props["arrives"] = "1941-autumn"
     construction.delayed(s, None)
     assert s.unit("SU-u").location == FORCE_POOL
@@ -295,7 +294,7 @@ def _occupy_west(s, lon_max: float = 31.5) -> None:
     for u in s.units_by_id.values():
         if values.on_map(u) and u.side == "allies" and west[s.map.index(u.location)]:
             u.location = FORCE_POOL
-    forget(s)
+    s.forget()
 
 
 def test_eto_36_1_36_3_barbarossa_seasonal_income(barbarossa):
@@ -329,7 +328,7 @@ def test_eto_36_1_36_3_barbarossa_seasonal_income(barbarossa):
     east = max((int(j) for j in s.map.neighbors[kiev] if j >= 0), key=lambda j: hex_lonlat(s)[0][j])
     s.units_by_id["SU-x"] = type(s.unit("SU-KievFR"))("SU-x", "allies", "SU", "infantry", None,
                                                        s.map.label(east), False, {})
-    forget(s)
+    s.forget()
     total, notes = income.resource_income(s, "GE", "axis")
     assert total == 132 - 90 - 1 and "07946 +1" not in notes
     # winter 1942: 80 + 20, however often the base is asked for

@@ -395,7 +395,6 @@ def test_eto_32_4_a_captured_marker_restores_none_of_its_old_owners_units(tmp_pa
     from test_eto_gaps import _isolate_source, _u
 
     from workbench.rulesets.eto import supply
-    from workbench.rulesets.eto.cache import forget
     from workbench.rulesets.eto.control import SIDE_CODE, control
 
     s, kiev, nb = _isolate_source(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], 1)
@@ -403,7 +402,7 @@ def test_eto_32_4_a_captured_marker_restores_none_of_its_old_owners_units(tmp_pa
     supply.isolated_sources(s)
     s.unit("SU-k").props["oos"] = True
     control(s)[s.map.index(kiev)] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     assert not supply.restore_from_marker(s, s.unit("SU-k"), "attacked")
     assert s.markers["supply_markers"][kiev]["side"] == "axis"
 

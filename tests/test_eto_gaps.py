@@ -153,7 +153,6 @@ def test_eto_23_5_africa_hq_stays_in_africa_and_the_middle_east(tmp_path):
 
 # -- 32.4 / 32.8 supply markers and isolated sources -----------------------------------------------------
 def _isolate_source(tmp_path, units, *faces):
-    from workbench.rulesets.eto.cache import forget
     from workbench.rulesets.eto.control import SIDE_CODE, control
 
     s = new_state(tmp_path, units, *faces)
@@ -165,7 +164,7 @@ def _isolate_source(tmp_path, units, *faces):
         for j in hm.neighbors[i]:
             if j >= 0 and int(j) not in pocket:
                 ctrl[int(j)] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     return s, hm.label(kiev), hm.label(int(hm.neighbors[kiev][0]))
 
 
@@ -175,7 +174,6 @@ def test_eto_32_8_isolated_source_gets_one_die_of_markers(tmp_path):
     number of supply markers placed in the hex"; "The isolated supply source cannot be used as a
     supply source"; reconnected, "any supply markers remaining in it are removed"."""
     from workbench.rulesets.eto import supply
-    from workbench.rulesets.eto.cache import forget
     from workbench.rulesets.eto.control import SIDE_CODE, control
 
     s, kiev, _ = _isolate_source(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], 3)
@@ -191,7 +189,7 @@ def test_eto_32_8_isolated_source_gets_one_die_of_markers(tmp_path):
     for j in s.map.neighbors[s.map.index(kiev)]:
         if j >= 0:
             ctrl[int(j)] = SIDE_CODE["allies"]
-    forget(s)
+    s.forget()
     assert ctl(s) is ctrl
     supply.isolated_sources(s)
     assert kiev not in s.markers["supply_markers"] and events(s, "reconnected")
@@ -546,14 +544,13 @@ def test_eto_31_0_a_unit_may_use_a_partner_majors_rail_point(tmp_path):
     any of its partners": with Germany's 8 points spent, a German unit in Italy rails on one of
     Italy's 2 points (the route touches Italy, 31.2)."""
     from workbench.rulesets.eto import rail
-    from workbench.rulesets.eto.cache import forget
     from workbench.rulesets.eto.control import SIDE_CODE, control
     from workbench.rulesets.eto.terrain import terrain_arrays
 
     s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "04162"), unit("SU-a", "SU", "infantry", "08740")])
     ctrl = control(s)
     ctrl[terrain_arrays(s).country == "Italy"] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     step_to(s, "movement/move")
     s.tracks["GE.rail_used"] = rail.capacity(s, "GE")
     assert rail.partners(s, "GE") == ["IT"] and rail.capacity(s, "IT") == 2

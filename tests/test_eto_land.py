@@ -291,14 +291,13 @@ def test_eto_23_6_partners_share_the_combined_offensive_cost(tmp_path):
     """23.6: "The extra EP cost can be paid by any or several participating partners."  The German
     and Italian Africa HQs (Benghazi, Tripoli) combine; Germany has no EPs, so Italy pays the 2;
     with 'pay' the player splits it himself, and a split beyond a partner's EPs is refused."""
-    from workbench.rulesets.eto.cache import forget
     from workbench.rulesets.eto.terrain import terrain_arrays
 
     def game(eps: dict[str, int]):  # noqa: ANN202
         units = [unit("GE-HA", "GE", "hq_africa", "06889"), unit("IT-HA", "IT", "hq_africa", "05288"), *GE2, SU1]
         s = new_state(tmp_path, units, tracks={**eps, "IT.offensives": 1})
         control(s)[terrain_arrays(s).country == "Libya"] = SIDE_CODE["axis"]
-        forget(s)
+        s.forget()
         begin_offensive(s)
         return s
 

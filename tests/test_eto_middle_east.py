@@ -10,7 +10,6 @@ import pytest
 from eto_kit import scenario_text, step_to, unit
 
 from workbench.engine.errors import IllegalOrder
-from workbench.rulesets.eto.cache import forget
 from workbench.rulesets.eto.control import SIDE_CODE, control
 
 BOX = "Iraq transit box"
@@ -80,7 +79,7 @@ def test_eto_23_5_middle_east_hq_moves_into_and_out_of_the_box_but_not_beyond_it
     from workbench.rulesets.eto.movement import MoveOrder
 
     control(s)[s.map.index("12681")] = SIDE_CODE["allies"]  # Saudi Arabia hex made friendly: still outside
-    forget(s)
+    s.forget()
     _allied_movement(s)
     assert {"kind": "move", "unit": "UK-ME", "path": [BOX]} in MoveOrder().legal(s)
     with pytest.raises(IllegalOrder, match="ETO-23.5"):
@@ -117,7 +116,7 @@ def test_eto_24_1_uk_unit_moves_from_the_box_to_a_friendly_iraq_edge_hex_for_one
     s = _me_state(tmp_path, [unit("UK-a", "UK", "infantry", BOX), unit("UK-b", "UK", "infantry", BOX),
                              unit("UK-c", "UK", "infantry", BOX), unit("GE-a", "GE", "infantry", "08640")])
     control(s)[s.map.index("12680")] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     _allied_movement(s)
     with pytest.raises(IllegalOrder, match="ETO-24.0"):
         _move(s, "UK-a", ["12677", "12577", "12476"])  # 1 + 2 MPs > 2

@@ -8,7 +8,6 @@ from eto_kit import new_state, step_to, unit
 
 from workbench.engine.errors import IllegalOrder
 from workbench.rulesets.eto import rail
-from workbench.rulesets.eto.cache import forget
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.terrain import terrain_arrays
 
@@ -27,7 +26,7 @@ def _allied_game(tmp_path, uk: dict[str, str], su: dict[str, str] | None = None)
     ctrl = control(s)
     for c in LEVANT:
         ctrl[(ta.country == c) & ta.land] = SIDE_CODE["allies"]
-    forget(s)
+    s.forget()
     step_to(s, "movement/move")
     if s.decision.side != "allies":
         s.apply({"kind": "end_step"})
@@ -84,14 +83,14 @@ def test_eto_31_4_no_egyptian_point_while_the_axis_holds_cairo(tmp_path):
     ctrl = control(s)
     cairo = s.map.index(s.map.hex_of("Cairo"))
     ctrl[cairo] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     assert rail.capacity(s, "UK_Egypt") == 0
     assert not [o for o in s.legal_orders() if o["kind"] == "rail"]
     with pytest.raises(IllegalOrder) as e:
         s.apply({"kind": "rail", "unit": "UK-a", "to": dest})
     assert e.value.rule == "ETO-31.4" and "Cairo" in str(e.value)
     ctrl[cairo] = SIDE_CODE["allies"]
-    forget(s)
+    s.forget()
     assert rail.capacity(s, "UK_Egypt") == 1
     s.apply({"kind": "rail", "unit": "UK-a", "to": dest})
     assert s.unit("UK-a").location == dest

@@ -14,7 +14,6 @@ from eto_kit import scenario_text, unit
 from workbench.engine import load_scenario
 from workbench.map import Box
 from workbench.rulesets.eto import supply
-from workbench.rulesets.eto.cache import forget
 from workbench.rulesets.eto.control import SIDE_CODE, control
 
 ALEXANDRIA = "08988"  # Egypt, two hexes' overland line from Cairo
@@ -106,10 +105,10 @@ def test_eto_32_1_a_captured_colony_source_serves_again_when_recaptured(theatre)
     cairo = s.map.index(s.map.hex_of("Cairo"))
     assert _traces(s, "UK-1")
     control(s)[cairo] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     assert not _traces(s, "UK-1")
     control(s)[cairo] = SIDE_CODE["allies"]
-    forget(s)
+    s.forget()
     assert _traces(s, "UK-1")
 
 
@@ -153,7 +152,7 @@ def test_eto_32_1_box_supply_reaches_the_map_only_through_its_map_links(theatre,
     canada = s.map.boxes["Canada box"]
     monkeypatch.setitem(s.map.boxes, "Canada box",
                         Box(canada.name, canada.kind, (*canada.links, REYKJAVIK), canada.attrs))
-    forget(s)
+    s.forget()
     assert s.map.index(REYKJAVIK) in supply.sources(s, "UK", "allies")
     assert _traces(s, "UK-1")
     assert s.map.index(REYKJAVIK) not in supply.sources(s, "SU", "allies")
@@ -199,7 +198,7 @@ def _cut_off(state, hex_: str, side: str = "allies") -> None:
     hm = state.map
     ring = hm.neighbors[hm.index(hex_)]
     control(state)[ring[ring >= 0]] = SIDE_CODE[side]
-    forget(state)
+    state.forget()
 
 
 def test_eto_32_1_a_permanent_fort_supplies_one_friendly_unit_in_the_hex(theatre):
@@ -232,5 +231,5 @@ def test_eto_32_1_a_captured_permanent_fort_supplies_no_more(theatre):
     supply.note_captured_forts(s)
     assert WEST_WALL in s.markers["captured_forts"]
     control(s)[wall] = SIDE_CODE["axis"]
-    forget(s)
+    s.forget()
     assert not _traces(s, "GE-1")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -94,6 +95,32 @@ class HexMap:
         )
         self.boxes = {b["name"]: _box(b) for b in self.meta.get("boxes", [])}
         self.sea_areas = {s["name"]: _sea(s) for s in self.meta.get("sea_areas", [])}
+        self._cache: dict[Any, Any] = {}  # see cached()
+
+    # -- derived data ----------------------------------------------------------------
+    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """The map-level cache: ``compute()`` once per map for ``key``, then the stored value.
+
+        For data that depends on the map alone (distance fields, city lists, sea edges):
+        a map never changes once loaded, so the value is shared by every game and state on
+        it.  ``compute`` must read nothing but the map and ``key`` -- never units, tracks,
+        markers or rule tables (data that needs the scenario or the tables goes to
+        :meth:`Game.cached <workbench.engine.game.Game.cached>`; data that depends on the
+        position goes to :meth:`State.derived <workbench.engine.state.State.derived>`).
+        A value may be a dict used as a bounded memo of a pure function of the map and an
+        explicit content key (e.g. the bytes of a mask), which can never go stale.  Values
+        are shared: callers must not modify them (copy first).  Keys are namespaced by
+        ruleset or module (``"ssa.sea_edge"``, ``("eto.lonlat",)``).
+        """
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = compute()
+            return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without the cache (derived data is rebuilt where the map is unpickled)."""
+        return {**self.__dict__, "_cache": {}}
 
     # -- construction ----------------------------------------------------------
     @classmethod
@@ -218,12 +245,8 @@ class HexMap:
         """A boolean per-hex attribute (``coastal``, ``capital``, ...); all False if the map lacks it.
 
         Rules code asks this inside per-unit loops, so the polars query runs once per
-        flag (memoised in ``_flags``); callers get a copy they may modify."""
-        cache = self.__dict__.setdefault("_flags", {})
-        hit = cache.get(name)
-        if hit is None:
-            hit = cache[name] = self._flag(name)
-        return hit.copy()
+        flag (in the map cache); callers get a copy they may modify."""
+        return self.cached(("flag", name), lambda: self._flag(name)).copy()
 
     def _flag(self, name: str) -> np.ndarray:
         if name not in self.hexes.columns:

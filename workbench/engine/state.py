@@ -119,10 +119,16 @@ class State:
         return None
 
     def derived(self, key: Any, compute, *depends: Any) -> Any:  # noqa: ANN001
-        """Memoise data derived from unit positions (ZOC, stacks, supply...).
+        """Memoise data derived from the position (ZOC, stacks, supply, rail nets...).
 
-        Recomputed whenever any unit moved or changed (the unit epoch) or an
-        extra dependency in ``depends`` differs (compared by identity/equality).
+        The one cache for position-dependent data.  The value is kept per state and
+        recomputed whenever any unit moved or changed (the unit epoch) or an extra
+        dependency in ``depends`` differs (compared by equality): pass what else
+        ``compute`` reads -- e.g. ``len(self.log), len(self.orders), self.turn`` for data
+        read from tracks and markers that only change with a logged event, or the bytes of
+        an array.  Undo, rollback and :meth:`fork` start with an empty cache.  Data that
+        does not depend on the position belongs in :meth:`Game.cached` or
+        :meth:`HexMap.cached`.
         """
         stamp = (epoch(), *depends)
         hit = self._derived.get(key)
@@ -131,6 +137,17 @@ class State:
         value = compute()
         self._derived[key] = (stamp, value)
         return value
+
+    def forget(self, prefix: str = "") -> None:
+        """Drop derived data (:meth:`derived`): all of it, or the keys whose name (the key,
+        or its first item) starts with ``prefix``.  For code and tests that change tracks,
+        markers or arrays directly, without an event or a unit change."""
+        if not prefix:
+            self._derived = {}
+            return
+        for key in [k for k in self._derived
+                    if str(k[0] if isinstance(k, tuple) and k else k).startswith(prefix)]:
+            del self._derived[key]
 
     def units(self) -> pl.DataFrame:
         """Every unit in play or waiting off-map (see docs/events.md for columns)."""
@@ -556,6 +573,10 @@ class State:
         """SHA-256 of the canonical content: equal digests mean equal positions and history."""
         blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without derived data: its stamps hold this process's unit epoch."""
+        return {**self.__dict__, "_derived": {}}
 
     def fork(self) -> State:
         """An independent copy to explore a what-if; the original is untouched.  The copy keeps

@@ -66,6 +66,7 @@ class OrderEntry:
         self.wb = wb
         self._cache: dict[str, list[dict[str, Any]]] = {}
         self._cache_key: tuple | None = None
+        self._rows_key: tuple | None = None  # what the kind rows below were built for
         self.selected: str | None = None
         self.reach: dict[str, dict[str, Any]] = {}
         self.title = widgets.HTML()
@@ -283,7 +284,7 @@ class OrderEntry:
         key = (id(state), d.side, d.kind, d.kinds, state.step.path if state.step else "",
                tuple(sorted((k, len(self.legal(k))) for k in d.kinds
                             if k not in clickable and k not in FLOW_ORDERS and k not in wb.planner.kinds())))
-        if key == getattr(self, "_rows_key", None):
+        if key == self._rows_key:
             self.refresh_unit()
             return  # same open kinds and the same choices: keep the widgets (no comm traffic)
         self._rows_key = key

@@ -37,16 +37,17 @@ def friendly(state: State, side: str) -> np.ndarray:
 
 
 def region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
-    """Each ``[[control_regions]]`` entry with the hexes it covers (cached per game)."""
-    game = state.game
-    cached = getattr(game, "_eto_regions", None)
-    if cached is not None:
-        return cached
+    """Each ``[[control_regions]]`` entry with the hexes it covers (cached per game: the
+    regions are the scenario's)."""
+    return state.game.cached("eto.control_regions", lambda: _region_masks(state))
+
+
+def _region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
     import shapely
 
     ta = terrain_arrays(state)
     out = []
-    regions = game.scenario.raw.get("control_regions", [])
+    regions = state.game.scenario.raw.get("control_regions", [])
     if regions:
         lon, lat = hex_lonlat(state)
         for reg in regions:
@@ -58,7 +59,6 @@ def region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
             for h in reg.get("exclude", []):
                 mask[state.map.index(h)] = False
             out.append((reg, mask))
-    game._eto_regions = out
     return out
 
 
@@ -80,20 +80,17 @@ def home_mask(state: State, nation: str, *, original: bool = False) -> np.ndarra
     """Home-country hexes of a nation (37.6).  The USSR's pre-war conquests count as home
     for replenishment, construction, rail and 43.4 but not for income (43.5): ``original=True``
     gives the original borders only."""
-    key = (nation, original)
-    cache = getattr(state.game, "_eto_home", {})
-    if key in cache:
-        return cache[key]
-    ta = terrain_arrays(state)
-    row = state.ruleset.tables["units"]["nations"].get(nation, {})
-    mask = np.isin(ta.country, row.get("countries", [])) & ta.land
-    if not original:
-        for reg, m in region_masks(state):
-            if reg.get("home") == nation:
-                mask = mask | m
-    cache[key] = mask
-    state.game._eto_home = cache
-    return mask
+    def compute() -> np.ndarray:  # per game: the units table and the scenario's regions
+        ta = terrain_arrays(state)
+        row = state.ruleset.tables["units"]["nations"].get(nation, {})
+        mask = np.isin(ta.country, row.get("countries", [])) & ta.land
+        if not original:
+            for reg, m in region_masks(state):
+                if reg.get("home") == nation:
+                    mask = mask | m
+        return mask
+
+    return state.game.cached(("eto.home", nation, original), compute)
 
 
 def pass_through(state: State, unit: Unit, path: list[int]) -> None:

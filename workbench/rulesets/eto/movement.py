@@ -44,7 +44,6 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import stacking, supply, values
-from workbench.rulesets.eto.cache import memo
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import FAIR, WINTER, conditions, crossable_sides, lakes_frozen
@@ -62,7 +61,8 @@ def occupied_by(state: State, side: str) -> np.ndarray:
             if u.side == side and values.on_map(u):
                 out[state.map.index(u.location)] = True
         return out
-    return memo(state, ("occupied", side), make)
+    return state.derived(("eto.occupied", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def land_occupied_by(state: State, side: str) -> np.ndarray:
@@ -72,7 +72,8 @@ def land_occupied_by(state: State, side: str) -> np.ndarray:
             if u.side == side and values.on_map(u) and values.is_land_unit(state, u):
                 out[state.map.index(u.location)] = True
         return out
-    return memo(state, ("land_occupied", side), make)
+    return state.derived(("eto.land_occupied", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
@@ -93,14 +94,15 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
             except KeyError:
                 pass
         return out
-    return memo(state, ("banned", unit.side, unit.nation == "FI"), make)
+    return state.derived(("eto.banned", unit.side, unit.nation == "FI"), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
     """``(enter_ok[N], side_ok[N, 6])`` for a unit's side and class: terrain, hexside,
     fortification and control permissions (24.1), enemy-occupied hexes excluded."""
     cls = values.unit_class(state, unit)
-    key = ("enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "",
+    key = ("eto.enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "",
            unit.type if cls == "hq" else "")
 
     def make() -> tuple[np.ndarray, np.ndarray]:
@@ -125,7 +127,7 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
         ctrl = control(state)
         side_ok = crossable_sides(state) & ~(ta.fortress_side & ta.fort_hex[j] & (ctrl[j] != SIDE_CODE[unit.side]))
         return ok, side_ok
-    return memo(state, key, make)
+    return state.derived(key, make, len(state.log), len(state.orders), state.turn)
 
 
 def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:
@@ -269,7 +271,8 @@ def partisan_only(state: State, side: str) -> np.ndarray:
                 elif values.is_combat_unit(state, u):
                     other[i] = True
         return out & ~other
-    return memo(state, ("partisan_only", side), make)
+    return state.derived(("eto.partisan_only", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def partisan_kill_mp(state: State, b: int) -> int:

@@ -303,17 +303,13 @@ def paras_lifted(state: State, target: str) -> Iterator[None]:
     if not moved:
         yield
         return
-    from workbench.rulesets.eto.cache import forget
-
-    for u, _ in moved:
+    for u, _ in moved:  # moving units bumps the unit epoch: derived masks are recomputed
         u.location = u.props["drop_base"]
-    forget(state)  # units moved without an event: derived masks must be recomputed
     try:
         yield
     finally:
         for u, at in moved:
             u.location = at
-        forget(state)
 
 
 def dropped_attackers(state: State, c: dict[str, Any]) -> list[Unit]:

@@ -35,7 +35,6 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
-from workbench.rulesets.eto.cache import memo
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import region_why_not
 from workbench.rulesets.eto.movement import generals_with, occupied_by
@@ -150,7 +149,8 @@ def middle_east_areas(state: State) -> list[tuple[str, np.ndarray]]:
                 union |= m
             return [(" and ".join(n for n, _ in areas), union)]
         return areas
-    return memo(state, ("rail_middle_east",), make)
+    return state.derived(("eto.rail_middle_east",), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def _me_key(state: State, unit: Unit, area: str) -> str:
@@ -182,7 +182,8 @@ def network(state: State, side: str) -> np.ndarray:
         ta = terrain_arrays(state)
         return ta.land & (control(state) == SIDE_CODE[side]) & ~occupied_by(state, values.other(side)) \
             & ~zoc(state, values.other(side))
-    return memo(state, ("rail_net", side), make)
+    return state.derived(("eto.rail_net", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def net_components(state: State, side: str) -> np.ndarray:
@@ -200,7 +201,8 @@ def net_components(state: State, side: str) -> np.ndarray:
         ok = (dst >= 0) & (~ta.closed_side & ~ta.lake_side).ravel() & net[src] & net[np.maximum(dst, 0)]
         g = csr_matrix((np.ones(int(ok.sum())), (src[ok], dst[ok])), shape=(hm.size, hm.size))
         return connected_components(g, directed=False)[1]
-    return memo(state, ("rail_net_components", side), make)
+    return state.derived(("eto.rail_net_components", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def _bfs(state: State, side: str, src: int, goal: int | None, blocked: np.ndarray | None):

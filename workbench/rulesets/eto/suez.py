@@ -78,11 +78,11 @@ def _med_islands(state: State, land: np.ndarray, touches_med: np.ndarray, max_he
 def mask(state: State) -> np.ndarray:
     """ETO-37.7: hexes where an eliminated British infantry unit may go to the box: Africa, Asia,
     a Mediterranean island, or within three hexes of a port on the Mediterranean (incl. Adriatic
-    and Aegean).  Computed once per game."""
-    game = state.game
-    cached = getattr(game, "_eto_suez", None)
-    if cached is not None:
-        return cached
+    and Aegean).  Computed once per game (the regions are a rule table)."""
+    return state.game.cached("eto.suez_mask", lambda: _mask(state))
+
+
+def _mask(state: State) -> np.ndarray:
     import shapely
 
     hm = state.map
@@ -104,7 +104,6 @@ def mask(state: State) -> np.ndarray:
     for _ in range(int(t["port_hexes"])):
         near = near | ((nb >= 0) & near[np.maximum(nb, 0)]).any(axis=1)
     out |= near & ta.land
-    game._eto_suez = out
     return out
 
 

@@ -57,7 +57,6 @@ from workbench.engine.search import multi_source_reach
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import values
-from workbench.rulesets.eto.cache import memo
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import crossable_sides
@@ -86,7 +85,8 @@ def passable(state: State, side: str) -> np.ndarray:
         if side == "allies" and special(state, "ladoga_ice_road"):
             ok |= ladoga_ice(state)
         return ok
-    return memo(state, ("supply_passable", side), make)
+    return state.derived(("eto.supply_passable", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def ladoga_ice(state: State) -> np.ndarray:
@@ -133,7 +133,8 @@ def sources(state: State, nation: str, side: str) -> list[int]:
             if good:
                 out = good
         return out
-    return memo(state, ("sources", nation, side), make)
+    return state.derived(("eto.sources", nation, side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def _has_place(state: State, name: str) -> bool:
@@ -216,7 +217,8 @@ def reach(state: State, nation: str, side: str) -> np.ndarray:
         srcs = [i for n in source_nations(state, nation) for i in sources(state, n, side)]
         return multi_source_reach(hm.neighbors, passable(state, side), srcs,
                                   blocked_sides=~crossable_sides(state))
-    return memo(state, ("reach", nation, side), make)
+    return state.derived(("eto.reach", nation, side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def traces(state: State, unit: Unit) -> bool:
@@ -249,7 +251,8 @@ def fort_hexes(state: State, side: str) -> np.ndarray:
         for h in state.markers.get("captured_forts", []):
             ok[hm.index(h)] = False
         return ok
-    return memo(state, ("fort_hexes", side), make)
+    return state.derived(("eto.fort_hexes", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def fort_supplied(state: State, side: str) -> set[str]:
@@ -269,7 +272,8 @@ def fort_supplied(state: State, side: str) -> set[str]:
             if forts[i] and i not in chosen and reach(state, u.nation, side)[i] < 0:
                 chosen[i] = u.id
         return set(chosen.values())
-    return memo(state, ("fort_supplied", side), make)
+    return state.derived(("eto.fort_supplied", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def note_captured_forts(state: State) -> None:
@@ -309,7 +313,8 @@ def marker_reach(state: State, side: str) -> np.ndarray:
         if not srcs:
             return np.full(hm.size, -1, dtype=np.int32)
         return multi_source_reach(hm.neighbors, passable(state, side), srcs, blocked_sides=~crossable_sides(state))
-    return memo(state, ("marker_reach", side), make)
+    return state.derived(("eto.marker_reach", side), make,
+                         len(state.log), len(state.orders), state.turn)
 
 
 def capture_markers(state: State) -> None:

@@ -36,10 +36,11 @@ class TerrainArrays:
 
 
 def terrain_arrays(state: State) -> TerrainArrays:
-    game = state.game
-    cached = getattr(game, "_eto_terrain", None)
-    if cached is not None:
-        return cached
+    """The map's terrain as arrays, once per game (the Switzerland list is a rule table)."""
+    return state.game.cached("eto.terrain", lambda: _terrain_arrays(state))
+
+
+def _terrain_arrays(state: State) -> TerrainArrays:
     hm = state.map
     names = hm.hexes["terrain"].to_list()
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
@@ -64,20 +65,18 @@ def terrain_arrays(state: State) -> TerrainArrays:
         river_side=hm.side_mask("river") | hm.side_mask("canal") | ferry,
         fortress_side=fortress, fort_hex=hm.flag("fortification"),
     )
-    game._eto_terrain = arrays
     return arrays
 
 
 def hex_lonlat(state: State) -> tuple[np.ndarray, np.ndarray]:
-    """Longitude and latitude of every hex centre (for authored control regions)."""
-    game = state.game
-    cached = getattr(game, "_eto_lonlat", None)
-    if cached is not None:
-        return cached
+    """Longitude and latitude of every hex centre (for authored control regions), once per map."""
     hm = state.map
-    from pyproj import Transformer
 
-    t = Transformer.from_crs(hm.meta.get("crs", "EPSG:3035"), "EPSG:4326", always_xy=True)
-    lon, lat = t.transform(hm.hexes["x"].to_numpy(), hm.hexes["y"].to_numpy())
-    game._eto_lonlat = (np.asarray(lon), np.asarray(lat))
-    return game._eto_lonlat
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        from pyproj import Transformer
+
+        t = Transformer.from_crs(hm.meta.get("crs", "EPSG:3035"), "EPSG:4326", always_xy=True)
+        lon, lat = t.transform(hm.hexes["x"].to_numpy(), hm.hexes["y"].to_numpy())
+        return np.asarray(lon), np.asarray(lat)
+
+    return hm.cached("eto.lonlat", compute)

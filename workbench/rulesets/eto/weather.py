@@ -76,17 +76,16 @@ def letter(state: State) -> str:
 def conditions(state: State) -> np.ndarray:
     """``int8[N]``: FAIR, MUD or WINTER in every hex this month (1.1-1.4)."""
     w = letter(state)
-    cache = getattr(state.game, "_eto_cond", {})
-    if w in cache:
-        return cache[w]
-    ta = terrain_arrays(state)
-    row = state.ruleset.tables["weather"]["conditions"][w]
-    out = np.zeros(state.map.size, dtype=np.int8)
-    out[ta.severe] = CODE[row["severe"]]
-    out[ta.moderate] = CODE[row["moderate"]]
-    cache[w] = out
-    state.game._eto_cond = cache
-    return out
+
+    def compute() -> np.ndarray:  # per game and weather letter: terrain and the weather table
+        ta = terrain_arrays(state)
+        row = state.ruleset.tables["weather"]["conditions"][w]
+        out = np.zeros(state.map.size, dtype=np.int8)
+        out[ta.severe] = CODE[row["severe"]]
+        out[ta.moderate] = CODE[row["moderate"]]
+        return out
+
+    return state.game.cached(("eto.conditions", w), compute)
 
 
 def lakes_frozen(state: State) -> np.ndarray:

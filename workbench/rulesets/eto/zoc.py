@@ -15,7 +15,6 @@ import numpy as np
 
 from workbench.engine.state import State
 from workbench.rulesets.eto import values
-from workbench.rulesets.eto.cache import memo
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import crossable_sides
@@ -23,7 +22,8 @@ from workbench.rulesets.eto.weather import crossable_sides
 
 def zoc(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes in the ZOC of ``side``'s land units."""
-    return memo(state, ("zoc", side), lambda: _zoc(state, side))
+    return state.derived(("eto.zoc", side), lambda: _zoc(state, side),
+                         len(state.log), len(state.orders), state.turn)
 
 
 def _zoc(state: State, side: str) -> np.ndarray:

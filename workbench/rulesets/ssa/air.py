@@ -78,7 +78,7 @@ def grounded(state: State, u: Unit) -> bool:
 
 def distances(state: State, i: int) -> np.ndarray:
     """``int[N]``: hex distance from hex ``i`` to every hex (SSA-6.1: every hex costs 1)."""
-    cache = state.game.__dict__.setdefault("_ssa_air_dist", {})
+    cache = state.map.cached("ssa.air_dist", dict)  # hex -> distances: the map's alone
     d = cache.get(i)
     if d is None:
         d = state.map.grid.distance(np.full(state.map.size, i), np.arange(state.map.size))
@@ -93,13 +93,19 @@ UNREACHABLE = 10**6
 
 
 def _airspace_cache(state: State) -> dict[str, Any]:
-    """Per game: the neutral array the cache was made for (neutral arrays are replaced, never
-    changed in place), its closed airspace and the flight distances computed over it."""
+    """The closed airspace of the position's neutral countries and the flight distances computed
+    over it: a pure function of the map and the neutral mask, so memoised per map by the mask's
+    content (it survives unit moves, undo and forks, which leave the mask as it was)."""
     neutral = state.arrays.get("neutral")
-    cache = state.game.__dict__.setdefault("_ssa_airspace", {"neutral": None, "closed": None, "d": {}})
-    if cache["neutral"] is not neutral:
+    memo = state.map.cached("ssa.airspace", dict)  # neutral-mask bytes -> {"closed", "d"}
+    key = None if neutral is None else neutral.tobytes()
+    cache = memo.get(key)
+    if cache is None:
         closed = None if neutral is None else neutral & ~state.map.flag("coastal")
-        cache.update(neutral=neutral, closed=closed if closed is not None and closed.any() else None, d={})
+        cache = {"closed": closed if closed is not None and closed.any() else None, "d": {}}
+        if len(memo) >= 16:
+            memo.clear()
+        memo[key] = cache
     return cache
 
 
@@ -150,11 +156,12 @@ def air_tables(state: State) -> dict[str, Any]:
 
 def city_kinds(state: State) -> np.ndarray:
     hm = state.map
-    cached = hm.__dict__.get("_ssa_city_kinds")  # read once per map (asked per base update)
-    if cached is None:
+
+    def compute() -> np.ndarray:  # read once per map (asked per base update)
         kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else [None] * hm.size
-        cached = hm.__dict__["_ssa_city_kinds"] = np.array([k or "" for k in kinds], dtype=object)
-    return cached.copy()
+        return np.array([k or "" for k in kinds], dtype=object)
+
+    return hm.cached("ssa.city_kinds", compute).copy()
 
 
 def canal_hexes(state: State) -> list[int]:
@@ -246,15 +253,14 @@ def land_base_capacity(state: State, side: str) -> np.ndarray:
 
 def _field_terrain(state: State, terrains: tuple[str, ...]) -> np.ndarray:
     """``bool[N]``: hexes whose terrain (or transportation line) may hold a field base; the
-    map never changes, so this is built once per map (not per base-capacity update)."""
+    map and tables never change, so this is built once per game (not per base-capacity update)."""
     from workbench.rulesets.ssa.terrain import terrain_arrays
 
-    hm = state.map
-    cache = hm.__dict__.setdefault("_ssa_field_terrain", {})
-    if terrains not in cache:
-        terrain = np.array(hm.hexes["terrain"].to_list(), dtype=object)
-        cache[terrains] = np.isin(terrain, list(terrains)) | terrain_arrays(state).on_line
-    return cache[terrains].copy()
+    def compute() -> np.ndarray:
+        terrain = np.array(state.map.hexes["terrain"].to_list(), dtype=object)
+        return np.isin(terrain, list(terrains)) | terrain_arrays(state).on_line
+
+    return state.game.cached(("ssa.field_terrain", terrains), compute).copy()
 
 
 def land_occupancy(state: State, side: str, exclude: Unit | None = None) -> np.ndarray:

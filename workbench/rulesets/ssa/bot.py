@@ -46,9 +46,10 @@ def _dest(order: dict[str, Any]) -> str:
 def city_weights(state) -> dict[int, float]:  # noqa: ANN001
     """How much each city is worth to fight for: industrial 3, other 1, capitals +3
     (after SSA-20.1), and a fifth of that outside the countries the scenario gives a side."""
-    cache = state.game.__dict__.setdefault("_bot_city_weights", {})
-    if "w" in cache:
-        return cache["w"]
+    return state.game.cached("bot.city_weights", lambda: _city_weights(state))  # scenario's control
+
+
+def _city_weights(state) -> dict[int, float]:  # noqa: ANN001
     from workbench.rulesets.ssa.occupation import city_hexes
 
     hm = state.map
@@ -68,7 +69,6 @@ def city_weights(state) -> dict[int, float]:  # noqa: ANN001
         if contested and code not in contested:
             w *= 0.2
         out[i] = w
-    cache["w"] = out
     return out
 
 

@@ -92,11 +92,8 @@ def _longitudes(hm) -> np.ndarray:  # noqa: ANN001
 
 
 def geography(state: State) -> Geography:
-    geo = state.game.__dict__.get("_ssa_geo")
-    if geo is None:
-        geo = Geography(state)
-        state.game.__dict__["_ssa_geo"] = geo
-    return geo
+    """The game's :class:`Geography` (once per game: it reads the countries table)."""
+    return state.game.cached("ssa.geography", lambda: Geography(state))
 
 
 def _codes(v: Any) -> list[str]:
@@ -171,16 +168,15 @@ def _center(state: State, group: dict[str, Any]) -> int | None:
 def air_capacity(state: State) -> np.ndarray:
     """``int[N]``: air units a hex can base (SSA-6.3a): industrial city 4, other city 2,
     clear/desert/forestation/rough 1, others 0 (supply of the field base is checked in play)."""
-    geo = geography(state)
-    cap = getattr(geo, "_air_capacity", None)
-    if cap is None:
+    def compute() -> np.ndarray:  # once per game: the map and the air table
+        geo = geography(state)
         basing = state.ruleset.tables["air"]["basing"]
         terrain = np.array(state.map.hexes["terrain"].to_list(), dtype=object)
         cap = np.where(np.isin(terrain, basing["supplied_hex_terrains"]), int(basing["supplied_hex"]), 0)
         cap = np.where(geo.city_kind["non_industrial"], int(basing["non_industrial_city"]), cap)
-        cap = np.where(geo.city_kind["industrial"], int(basing["industrial_city"]), cap)
-        geo._air_capacity = cap
-    return cap
+        return np.where(geo.city_kind["industrial"], int(basing["industrial_city"]), cap)
+
+    return state.game.cached("ssa.air_capacity", compute)
 
 
 class Room:

@@ -211,9 +211,10 @@ def objective_value(state: State) -> dict[str, float]:
 def intended_owners(state: State) -> dict[int, str]:
     """The side the scenario's ``[control]`` gives each city's country (SSA-17.1), used for
     a city nobody controls, so that only real captures move the contest score."""
-    cache = state.game.__dict__.setdefault("_bot_intended", {})
-    if "o" in cache:
-        return cache["o"]
+    return state.game.cached("ssa.intended_owners", lambda: _intended_owners(state))  # the scenario's control
+
+
+def _intended_owners(state: State) -> dict[int, str]:
     from workbench.rulesets.ssa.occupation import city_hexes
 
     hm = state.map
@@ -226,7 +227,6 @@ def intended_owners(state: State) -> dict[int, str]:
         v = control.get(name_code.get(names[i], ""), None)
         if v in ("axis", "allies"):
             out[i] = v
-    cache["o"] = out
     return out
 
 

@@ -199,27 +199,28 @@ class BoxMarchOrder(OrderKind):
 def _edge_distance(state: State, edge: str) -> np.ndarray:
     """``int[N]``: hexes from each hex to the nearest hex of a map edge (``east``: the last column)."""
     hm = state.map
-    cache = hm.__dict__.setdefault("_ssa_edge_dist", {})  # the map never changes
-    if edge not in cache:
+
+    def compute() -> np.ndarray:  # the map never changes
         col, _ = hm.grid.offset(np.arange(hm.size))
         on_edge = np.flatnonzero(col == (col.max() if edge == "east" else col.min()))
         idx = np.arange(hm.size)
-        cache[edge] = np.min([hm.grid.distance(np.full(hm.size, int(j)), idx) for j in on_edge], axis=0)
-    return cache[edge]
+        return np.min([hm.grid.distance(np.full(hm.size, int(j)), idx) for j in on_edge], axis=0)
+
+    return hm.cached(("ssa.edge_distance", edge), compute)
 
 
 def _country_distance(state: State, countries: list[str]) -> np.ndarray:
     """``float[N]``: hexes from each hex to the nearest hex of ``countries`` (inf if none)."""
     hm = state.map
-    cache = hm.__dict__.setdefault("_ssa_country_dist", {})
-    key = tuple(countries)
-    if key not in cache:
+
+    def compute() -> np.ndarray:
         country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
         hexes = np.flatnonzero(np.isin(country, list(countries)))
         idx = np.arange(hm.size)
-        cache[key] = np.min([hm.grid.distance(np.full(hm.size, int(j)), idx) for j in hexes], axis=0) \
+        return np.min([hm.grid.distance(np.full(hm.size, int(j)), idx) for j in hexes], axis=0) \
             .astype(float) if hexes.size else np.full(hm.size, np.inf)
-    return cache[key]
+
+    return hm.cached(("ssa.country_distance", tuple(countries)), compute)
 
 
 def air_link_cost(state: State, u: Unit, box: str) -> np.ndarray:

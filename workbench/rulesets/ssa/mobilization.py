@@ -52,15 +52,14 @@ def mob(state: State) -> dict[str, Any]:
 
 
 def _country_code(state: State) -> np.ndarray:
-    """Per-hex country code (US, CA, ...) from the countries table."""
-    geo = geography(state)
-    cached = getattr(geo, "_codes", None)
-    if cached is None:
-        cached = np.full(state.map.size, "", dtype=object)
-        for code, mask in geo.country.items():
-            cached[mask & (cached == "")] = code
-        geo._codes = cached
-    return cached
+    """Per-hex country code (US, CA, ...) from the countries table (once per game)."""
+    def compute() -> np.ndarray:
+        out = np.full(state.map.size, "", dtype=object)
+        for code, mask in geography(state).country.items():
+            out[mask & (out == "")] = code
+        return out
+
+    return state.game.cached("ssa.country_code", compute)
 
 
 def income(state: State) -> dict[str, dict[str, int]]:
@@ -308,10 +307,7 @@ def _land_full_mask(state: State, side: str, utype: str) -> np.ndarray:
 def _city_kind_list(state: State) -> list[str | None]:
     """The map's ``city_kind`` column as a list, read once per map."""
     hm = state.map
-    kinds = hm.__dict__.get("_ssa_city_kind_list")
-    if kinds is None:
-        kinds = hm.__dict__["_ssa_city_kind_list"] = hm.hexes["city_kind"].to_list()
-    return kinds
+    return hm.cached("ssa.city_kind_list", lambda: hm.hexes["city_kind"].to_list())
 
 
 def _air_count(state: State, side: str) -> dict[str, int]:

@@ -108,11 +108,13 @@ def away_from_home(state: State, unit: Unit) -> np.ndarray | None:
     if home_rule(state, unit) is None:
         return None
     home = state.ruleset.tables["units"]["nations"][unit.nation]["home"]
-    cache = state.game.__dict__.setdefault("_ssa_away_from_home", {})
-    if home not in cache:
-        country = np.array([c or "" for c in state.map.hexes["country"].to_list()], dtype=object)
-        cache[home] = country != home
-    return cache[home]
+    hm = state.map
+
+    def compute() -> np.ndarray:  # the map's alone, per home country
+        country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object)
+        return country != home
+
+    return hm.cached(("ssa.away_from_home", home), compute)
 
 
 def unsupplied_for_movement(state: State, unit: Unit) -> bool:

@@ -67,12 +67,11 @@ def closed_boxes(state: State, side: str) -> set[str]:
 
 
 def sea_arrays(state: State):  # noqa: ANN201
-    """Static naval geography: navigable hexes, ocean-edge hexes per ocean (cached per game)."""
-    game = state.game
-    cached = game.__dict__.get("_ssa_sea")
-    if cached is not None:
-        return cached
-    hm = state.map
+    """Static naval geography: navigable hexes, ocean-edge hexes per ocean (cached per map)."""
+    return state.map.cached("ssa.sea", lambda: _sea_arrays(state.map))
+
+
+def _sea_arrays(hm):  # noqa: ANN001, ANN202
     navigable = hm.is_water & ~hm.terrain_mask("lake") | hm.flag("coastal")
     ocean = np.array([(o or "") for o in hm.hexes["ocean"].to_list()], dtype=object) \
         if "ocean" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
@@ -82,9 +81,7 @@ def sea_arrays(state: State):  # noqa: ANN201
         on = np.array([word in o for o in ocean])
         edges[key] = edge & on if (edge & on).any() else edge
     canal = [hm.index(h) for h in hm.meta.get("panama_canal_hexes", [])]
-    cached = (navigable, edges, canal)
-    game.__dict__["_ssa_sea"] = cached
-    return cached
+    return navigable, edges, canal
 
 
 def canal_controlled(state: State, side: str) -> bool:

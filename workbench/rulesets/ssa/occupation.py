@@ -21,16 +21,16 @@ from workbench.rulesets.ssa.control import ALLIES, AXIS, control_array
 
 
 def city_hexes(state: State, kind: str | None = None) -> list[int]:
-    """Dense indices of city hexes (``kind`` = ``"industrial"`` / ``"non-industrial"``)."""
+    """Dense indices of city hexes (``kind`` = ``"industrial"`` / ``"non-industrial"``), once per map."""
     hm = state.map
-    cache = state.game.__dict__.setdefault("_ssa_cities", {})
-    if kind not in cache:
+
+    def compute() -> list[int]:
         if "city_kind" not in hm.hexes.columns:
-            cache[kind] = []
-        else:
-            kinds = hm.hexes["city_kind"].to_list()
-            cache[kind] = [i for i, k in enumerate(kinds) if k and (kind is None or k == kind)]
-    return cache[kind]
+            return []
+        kinds = hm.hexes["city_kind"].to_list()
+        return [i for i, k in enumerate(kinds) if k and (kind is None or k == kind)]
+
+    return hm.cached(("ssa.cities", kind), compute)
 
 
 def controls_city(state: State, side: str, idx: int) -> bool:

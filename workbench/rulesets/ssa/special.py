@@ -16,24 +16,20 @@ def special_rules(state: State, effect: str) -> list[dict[str, Any]]:
     rules = state.game.scenario.raw.get("special_rules")
     if not isinstance(rules, list) or not rules:
         return []
-    return list(_by_effect(rules).get(effect, ()))
+    return list(_by_effect(state, rules).get(effect, ()))
 
 
-_BY_EFFECT: dict[int, tuple[list, int, dict[str, list[dict[str, Any]]]]] = {}
-
-
-def _by_effect(rules: list) -> dict[str, list[dict[str, Any]]]:
-    """The scenario's special rules grouped by effect, memoised per list (asked per unit in
-    hot loops); the entry keeps the list alive so its id is never reused, and a list that
-    grew or shrank is indexed again."""
-    hit = _BY_EFFECT.get(id(rules))
-    if hit is None or hit[0] is not rules or hit[1] != len(rules):
+def _by_effect(state: State, rules: list) -> dict[str, list[dict[str, Any]]]:
+    """The scenario's special rules grouped by effect, once per game (asked per unit in hot
+    loops; the scenario never changes during play)."""
+    def compute() -> dict[str, list[dict[str, Any]]]:
         index: dict[str, list[dict[str, Any]]] = {}
         for r in rules:
             if isinstance(r, dict) and isinstance(r.get("effect"), str):
                 index.setdefault(r["effect"], []).append(r)
-        hit = _BY_EFFECT[id(rules)] = (rules, len(rules), index)
-    return hit[2]
+        return index
+
+    return state.game.cached("ssa.special_rules", compute)
 
 
 def has_special(state: State, effect: str) -> bool:
@@ -54,7 +50,7 @@ def frozen(state: State, unit: Unit, what: str = "no_move") -> bool:
     rules = state.game.scenario.raw.get("special_rules")
     if not isinstance(rules, list) or not rules:
         return False  # asked per unit whenever movers are listed: skip the lookups
-    by_effect = _by_effect(rules)
+    by_effect = _by_effect(state, rules)
     for r in by_effect.get("side_frozen", ()):
         if r.get("side") == unit.side and turn_number(state) in r.get("turns", []) and r.get(what, True):
             return True

@@ -90,15 +90,16 @@ def _cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.nda
 def _sea_edge(state: State, ocean: str | None) -> np.ndarray:
     """Sea hexes on the map edge toward a holding area's ocean (any ocean if unknown)."""
     hm = state.map
-    cache = hm.__dict__.setdefault("_ssa_sea_edge", {})  # the map never changes: once per ocean
-    if ocean not in cache:
+
+    def compute() -> np.ndarray:  # the map never changes: once per ocean
         edge = hm.is_water & (hm.neighbors < 0).any(axis=1)
         if ocean and "weather_zone" in hm.hexes.columns:
             zone = np.array([(z or "").lower() for z in hm.hexes["weather_zone"].to_list()])
             if (edge & (zone == ocean)).any():
                 edge &= zone == ocean
-        cache[ocean] = edge
-    return cache[ocean].copy()
+        return edge
+
+    return hm.cached(("ssa.sea_edge", ocean), compute).copy()
 
 
 def axis_sources(state: State, japanese: bool) -> list[SupplyPoint]:
@@ -149,9 +150,9 @@ def _sea_blocked(state: State, enemy: str) -> np.ndarray:
 
 def _sea_reach(state: State, ocean: str, enemy_naval: np.ndarray) -> np.ndarray:
     """Sea distance from the ocean edge clear of ``enemy_naval`` hexes (-1: cut off).  A pure
-    function of the map and that mask, so it is memoised per game by the mask's content: it
+    function of the map and that mask, so it is memoised per map by the mask's content: it
     survives the Axis player's own moves, which change the unit epoch but not the mask."""
-    cache = state.game.__dict__.setdefault("_ssa_sea_reach", {})
+    cache = state.map.cached("ssa.sea_reach", dict)  # (ocean, mask bytes) -> distances
     key = (ocean, enemy_naval.tobytes())
     reach = cache.get(key)
     if reach is None:

@@ -30,10 +30,11 @@ class TerrainArrays:
 
 
 def terrain_arrays(state: State) -> TerrainArrays:
-    game = state.game
-    cached = getattr(game, "_ssa_terrain", None)
-    if cached is not None:
-        return cached
+    """The map's terrain costs as arrays, once per game (the costs are rule tables)."""
+    return state.game.cached("ssa.terrain", lambda: _terrain_arrays(state))
+
+
+def _terrain_arrays(state: State) -> TerrainArrays:
     hm, tables = state.map, state.ruleset.tables
     tec = tables["terrain"]["terrain"]
     names = hm.hexes["terrain"].to_list()
@@ -56,7 +57,6 @@ def terrain_arrays(state: State) -> TerrainArrays:
         road_cost=float(tables["movement"]["road"]["cost_per_hex"]),
     )
     # SSA TEC: mechanized units may enter mountain hexes on transportation lines (by road).
-    game._ssa_terrain = arrays
     return arrays
 
 
@@ -67,9 +67,14 @@ def hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
     arrays masked by its closed hexes plus its ZOC costs, with no COO conversion or transpose.
     The cost is the terrain's (roads at their cost unless bombed, rivers added); ``reverse``
     gives the steps y→x.  Fixed by the map and bombing, so kept per game while nothing is bombed."""
-    cache = state.game.__dict__.setdefault("_ssa_hexside_steps", {})
-    if bombed is None and (mech, reverse) in cache:
-        return cache[(mech, reverse)]
+    if bombed is None:
+        return state.game.cached(("ssa.hexside_steps", mech, reverse),
+                                 lambda: _hexside_steps(state, mech, None, reverse))
+    return _hexside_steps(state, mech, bombed, reverse)
+
+
+def _hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
+                   reverse: bool) -> tuple[np.ndarray, ...]:
     hm = state.map
     ta = terrain_arrays(state)
     base = ta.enter_mech if mech else ta.enter_foot
@@ -85,7 +90,4 @@ def hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
     src, dst, cost = src[ok], dst[ok], cost[ok]
     rows, cols = (dst, src) if reverse else (src, dst)
     order = np.lexsort((cols, rows))
-    out = (rows[order], cols[order].astype(np.int32), cost[order], dst[order])
-    if bombed is None:
-        cache[(mech, reverse)] = out
-    return out
+    return rows[order], cols[order].astype(np.int32), cost[order], dst[order]

@@ -31,33 +31,20 @@ _MISSING = object()
 
 
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
-    """A counter field of a unit, memoised per (units table, type, nation, field).  A partisan
-    flipped to its underground side reads ``types.<type>.underground`` first (SSA-3.3: the back
-    of a partisan is its underground status, not a reduced strength)."""
-    tables = state.ruleset.tables
-    hit = _CACHE.get(id(tables["units"]))  # _cache_for inlined: this runs ~1e5 times a turn
-    cache = hit[0] if hit is not None else _cache_for(tables["units"])
+    """A counter field of a unit, memoised per game (its units table) by (type, nation, field).
+    A partisan flipped to its underground side reads ``types.<type>.underground`` first
+    (SSA-3.3: the back of a partisan is its underground status, not a reduced strength)."""
+    cache = state.game.cached("ssa.unit_values", dict)  # this runs ~1e5 times a turn
     if unit.props.get("underground"):
-        back = tables["units"]["types"][unit.type].get("underground", {})
+        back = state.ruleset.tables["units"]["types"][unit.type].get("underground", {})
         if key in back:
             return back[key]
     k = (unit.type, unit.nation, key)
     v = cache.get(k, _MISSING)
     if v is _MISSING:
-        v = type_value(tables, unit.type, unit.nation, key, _MISSING)
+        v = type_value(state.ruleset.tables, unit.type, unit.nation, key, _MISSING)
         cache[k] = v
     return default if v is _MISSING else v
-
-
-_CACHE: dict[int, tuple[dict[tuple[str, str, str], Any], Any]] = {}
-
-
-def _cache_for(table: Any) -> dict[tuple[str, str, str], Any]:
-    """A memo per table object; the entry keeps the table alive so its id is never reused."""
-    hit = _CACHE.get(id(table))  # not setdefault: that would build a dict on every call
-    if hit is None:
-        hit = _CACHE[id(table)] = ({}, table)
-    return hit[0]
 
 
 def domain(state: State, unit: Unit) -> str:
@@ -115,9 +102,9 @@ def division_equivalents(state: State, unit: Unit) -> Fraction:
 
 
 def _size_value(size: str, state: State) -> Fraction:
-    cache = _cache_for(state.ruleset.tables["stacking"])
-    v = cache.get(("size", size, ""))
+    cache = state.game.cached("ssa.size_values", dict)  # size -> value: the stacking table's
+    v = cache.get(size)
     if v is None:
         v = Fraction(state.ruleset.tables["stacking"]["land"]["value"].get(size, "0"))
-        cache[("size", size, "")] = v
+        cache[size] = v
     return v
