@@ -89,3 +89,29 @@ def test_dask_local_cluster_gives_the_same_results_as_the_local_pool(tmp_path):
         a = pl.read_parquet(tmp_path / "local" / "games" / "tiny" / f"{g:06d}.events.parquet")
         b = pl.read_parquet(tmp_path / "dask" / "games" / "tiny" / f"{g:06d}.events.parquet")
         assert a.equals(b)
+
+
+# == hard edges (issue 20, item 10): orphaned workers, temp files, file modes, corrupt files ========
+def _tiny(name: str = "tiny") -> Config:
+    return Config(SMALL, ("heuristic", "random"), max_turns=1, name=name)
+
+
+def test_atomic_write_respects_the_umask_and_fsyncs_the_folder_after_the_rename(tmp_path, monkeypatch):
+    import os
+    import stat
+
+    from workbench.engine.record import atomic_write_text
+
+    calls = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(("fsync", stat.S_ISDIR(os.fstat(fd).st_mode))),
+                                                 real_fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda a, b: (calls.append(("replace", None)), real_replace(a, b))[1])
+    old = os.umask(0o027)
+    try:
+        atomic_write_text(tmp_path / "a.txt", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a.txt").stat().st_mode) == 0o640
+    assert calls == [("fsync", False), ("replace", None), ("fsync", True)]  # file, rename, folder
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
