@@ -240,3 +240,58 @@ def test_a_second_batch_in_the_same_folder_is_refused(tmp_path):
     pytest.importorskip("fcntl")
     with _folder_lock(tmp_path), pytest.raises(BatchError, match="another batch is running"):
         run_batch(_tiny(), 1, tmp_path, seed=3, workers=0, progress=False)
+
+
+CTRL_C_SCRIPT = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a background job may inherit SIGINT ignored
+from workbench.cli import main
+sys.exit(main(["batch", sys.argv[2], "--games", "4", "--turns", "1", "--workers", "2", "--quiet",
+               "--out", sys.argv[1]]))
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_batch_and_its_workers(tmp_path):
+    """Ctrl-C printed a traceback per process and the pool went on with the games it held; now
+    the batch prints one line, exits 130 and takes its workers down with it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    psutil = pytest.importorskip("psutil")
+    root = Path(__file__).resolve().parents[1]
+    batch = subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, str(tmp_path), SMALL], cwd=root,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    kids: list = []
+    try:
+        parent = psutil.Process(batch.pid)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if batch.poll() is not None:
+                pytest.fail("the batch ended before it could be interrupted")
+            kids = [k for k in parent.children(recursive=True) if "resource_tracker" not in " ".join(k.cmdline())]
+            if len(kids) >= 2 and any((tmp_path / "games").glob("*/*")):  # playing: a game file appears
+                break
+            time.sleep(0.01)
+        else:
+            pytest.fail("the batch's workers never started a game")
+        batch.send_signal(signal.SIGINT)
+        _, err = batch.communicate(timeout=20)
+        assert batch.returncode == 130, err
+        assert "Traceback" not in err
+        assert err.strip().splitlines()[-1] == "interrupted; run the same command again to resume"
+        deadline = time.monotonic() + 10
+        alive = kids
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.05)
+            alive = [k for k in alive if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+        assert not alive
+    finally:
+        for k in kids:
+            with _suppress():
+                k.kill()
+        if batch.poll() is None:
+            batch.kill()
