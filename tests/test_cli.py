@@ -62,3 +62,60 @@ def test_make_lab_as_root_passes_allow_root(monkeypatch):
     assert cmd[1:4] == ["-m", "jupyter", "lab"] and cmd[4].endswith("00-start-here.ipynb") and "--allow-root" in cmd
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert "--allow-root" not in lab_command()
+
+
+# == bad command lines (tests/data/bad/cli.toml) ==================================================
+import tomllib  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+BAD = tomllib.loads((Path(__file__).parent / "data" / "bad" / "cli.toml").read_text(encoding="utf-8"))["case"]
+
+
+def _run_bad(case: dict, tmp: Path, capsys) -> tuple[int, str]:
+    """Run one corpus line in-process; its exit code and stderr.  Any exception is a failure."""
+    deep = "[" * 100_000 + "]" * 100_000
+
+    def fill(text: str) -> str:
+        return text.replace("{tmp}", str(tmp)).replace("{deep}", deep)
+
+    for d in case.get("dirs", []):
+        (tmp / d).mkdir(parents=True)
+    for name, text in case.get("files", {}).items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_text(text)
+    capsys.readouterr()
+    try:
+        code = main([fill(a) for a in case["argv"]])
+    except SystemExit as exc:  # argparse ends this way
+        code = exc.code
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", BAD, ids=[c["name"] for c in BAD])
+def test_bad_command_lines(case, tmp_path, capsys):
+    """Each bad command line prints one clear line naming the problem and exits 2: no traceback."""
+    code, err = _run_bad(case, tmp_path, capsys)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == case.get("exit", 2), err
+    assert len(lines) == 1, err
+    assert case["message"].replace("{tmp}", str(tmp_path)) in lines[0]
+
+
+def test_a_closed_stdout_is_no_traceback():
+    """`workbench scenarios | head -1` ended in a BrokenPipeError traceback."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the first line
+    try:
+        p = subprocess.run([sys.executable, "-m", "workbench.cli", "scenarios"], cwd=root, stdout=w,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(w)
+    assert p.returncode == 1
+    assert p.stderr == ""

@@ -19,7 +19,16 @@ Output layout (``out/``)::
 
 Each file is written to a temp file and renamed (``os.replace``); the summary
 file is written *last*, so a game counts as finished only when all its files
-exist.  A run that is interrupted and started again skips finished games.
+exist.  A run that is interrupted and started again skips finished games: it
+first removes the temp files a killed run left behind, then reads every finished
+game's files back and plays again any game whose files do not read (truncated,
+corrupted, or not this game's).  The manifest must agree with the run (same
+seed, same settings for a configuration of the same id); a folder holds one
+batch, and one run at a time (``.lock``).  Bad settings raise :class:`BatchError`
+before anything is written.
+
+Pool workers die with the batch: a worker whose parent process is gone (killed
+with ``kill -9``, say) exits at once instead of finishing its game.
 
 Scale-out: by default a local process pool with one worker per core;
 ``scheduler="tcp://host:8786"`` (or a ``dask.distributed.Client``) runs the
@@ -28,12 +37,18 @@ same function on a Dask cluster.  Results do not depend on where a game runs.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import math
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
-from collections.abc import Iterable
+import warnings
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +58,22 @@ import numpy as np
 import polars as pl
 
 SUMMARY = "summary.parquet"
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "wargame-workbench/batch"
+MANIFEST_VERSION = 1
+
+# limits (docs/limits.md)
+MAX_GAMES = 1_000_000  # games per configuration (the seeds of 10^6 games take about 20 s to spawn)
+MAX_SEED = 2**63 - 1  # root seeds and game seeds (a signed 64-bit integer)
+MAX_WORKERS = 1024  # local processes
+MAX_NAME = 100  # characters of a configuration id (it names a folder)
+SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
+PARENT_POLL = 0.5  # seconds between a pool worker's checks that its parent is alive
+
+
+class BatchError(ValueError):
+    """Bad batch settings, or an output folder that does not hold this batch: the message says
+    what and why.  Raised before any game is played or any file written."""
 
 
 @dataclass(frozen=True)
@@ -71,10 +102,136 @@ class Config:
 
 
 def parse_bots(spec: str | Iterable[str]) -> tuple[str, str]:
+    """Two known bot names, axis first, from ``"heuristic,random"`` or a pair; else :class:`BatchError`."""
+    from workbench.bots.heuristic import BOTS
+
     names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
     if len(names) != 2:
-        raise ValueError("bots are two names, axis first: e.g. heuristic,random")
+        raise BatchError("bots are two names, axis first: e.g. heuristic,random")
+    for name in names:
+        if name not in BOTS:
+            raise BatchError(f"unknown bot {name!r}; available: {', '.join(BOTS)}")
     return names[0], names[1]
+
+
+def _whole(value: Any, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        top = f" to {high}" if high is not None else " or more"
+        raise BatchError(f"{what} must be a whole number from {low}{top}, not {value!r}")
+    return value
+
+
+# == checking a configuration against its scenario's tables =========================================
+def check_config(cfg: Config, tables: dict[str, Any] | None = None) -> None:
+    """Raise :class:`BatchError` (or ``ScenarioError``) for a configuration that cannot run: unknown
+    bots, a bad turn limit, an id that cannot name a folder, table overrides naming no table entry
+    or of another type than the entry (``tables``: the scenario's rule tables; loaded if not given)."""
+    if not isinstance(cfg.scenario, str) or not cfg.scenario:
+        raise BatchError(f"a configuration's scenario is an id or path, not {cfg.scenario!r}")
+    parse_bots(cfg.bots)
+    if cfg.max_turns is not None:
+        _whole(cfg.max_turns, "max_turns", 0)
+    for what, val in (("options", cfg.options), ("overrides", cfg.overrides)):
+        if not isinstance(val, dict):
+            raise BatchError(f"a configuration's {what} are a table, not {type(val).__name__}")
+    try:
+        cid = cfg.id
+    except (TypeError, ValueError) as exc:  # options or overrides that are not JSON
+        raise BatchError(f"a configuration's options and overrides must be JSON data: {exc}") from None
+    if not cid.strip("."):
+        raise BatchError(f"configuration name {cfg.name!r} cannot be a folder name; give another")
+    if len(cid) > MAX_NAME:
+        raise BatchError(f"configuration name {cfg.name[:20]!r}... is longer than {MAX_NAME} characters")
+    if tables is None:
+        from workbench.engine import load_scenario
+
+        tables = load_scenario(cfg.scenario, options=cfg.options or None).ruleset.tables
+    check_overrides(tables, cfg.overrides)
+
+
+def check_overrides(tables: dict[str, Any], overrides: dict[str, Any]) -> None:
+    """Each ``"table.key.0" = value`` must name an existing table entry and match its type: a list
+    for a list (item by item, when the table's items are of one type), a table for a table (key by
+    key, none left out), a whole number for a whole number, a number for a number, a text for a text."""
+    for dotted, value in overrides.items():
+        node: Any = tables
+        for part in str(dotted).split("."):
+            if isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
+                node = node[int(part)]
+            elif isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                raise BatchError(f"no table entry {dotted!r} to override")
+        problem = _mismatch(node, value, str(dotted))
+        if problem:
+            raise BatchError(problem)
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, int):
+        return "a whole number"
+    if isinstance(v, float):
+        return "a number"
+    if isinstance(v, str):
+        return "a text"
+    if isinstance(v, list | tuple):
+        return "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return f"a {type(v).__name__}"
+
+
+def _mismatch(old: Any, new: Any, where: str) -> str | None:
+    """Why ``new`` cannot replace the table value ``old`` (None if it can)."""
+    ko, kn = _kind(old), _kind(new)
+    if ko == "a number" and kn == "a whole number":
+        kn = "a number"  # 3 stands for 3.0
+    if ko != kn:
+        if ko == "a whole number" and kn == "a number":
+            kn = "a decimal number"
+        elif kn == "a whole number":
+            kn = "a number"
+        shown = json.dumps(new, default=str)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        return f"override {where!r}: the table holds {ko}, not {kn} ({shown})"
+    if isinstance(new, float) and not math.isfinite(new):
+        return f"override {where!r}: {new} is not a finite number"
+    if isinstance(old, list) and old and len({_kind(x) for x in old}) == 1:
+        for i, item in enumerate(new):
+            problem = _mismatch(old[0], item, f"{where}.{i}")
+            if problem:
+                return problem
+    elif isinstance(old, list) and old:
+        kinds = {_kind(x) for x in old}
+        for i, item in enumerate(new):
+            if _kind(item) not in kinds:
+                return f"override '{where}.{i}': the table holds {' or '.join(sorted(kinds))}, not {_kind(item)}"
+    elif isinstance(old, dict):
+        lost = sorted(old.keys() - new.keys())
+        if lost:
+            return f"override {where!r}: the new table leaves out {', '.join(map(repr, lost[:5]))}"
+        for k in old.keys() & new.keys():
+            problem = _mismatch(old[k], new[k], f"{where}.{k}")
+            if problem:
+                return problem
+    return None
+
+
+def path_problem(path: str | Path, *, folder: bool) -> str | None:
+    """Why ``path`` cannot be written as a folder (``folder=True``) or as a file; None if it can."""
+    path = Path(path)
+    if path.exists():
+        if folder and not path.is_dir():
+            return f"{path} is a file, not a folder"
+        if not folder and path.is_dir():
+            return f"{path} is a folder, not a file"
+        return None
+    for up in path.parents:
+        if up.exists():
+            return None if up.is_dir() else f"{path}: {up} is a file, not a folder"
+    return None
 
 
 def game_seeds(root_seed: int, n: int) -> list[tuple[int, int, int]]:
@@ -215,69 +372,269 @@ def sweep_configs(base: Config, variants: dict[str, dict[str, Any]]) -> list[Con
 
 
 def run_batch(configs: Config | list[Config], games: int, out: str | Path, *, seed: int = 0,
-              workers: int | None = None, scheduler: Any = None, progress: bool = True) -> pl.DataFrame:
+              workers: int | None = None, scheduler: Any = None, progress: bool = True,
+              scheduler_timeout: float = SCHEDULER_TIMEOUT) -> pl.DataFrame:
     """Play ``games`` seeded games of each configuration; write Parquet under ``out``; return summaries.
 
     ``workers``: local processes (default: every core; 0 = in this process).
-    ``scheduler``: a Dask scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``.
-    Finished games (their summary file exists) are skipped, so an interrupted run resumes.
+    ``scheduler``: a Dask scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``;
+    an address that does not answer within ``scheduler_timeout`` seconds is a :class:`BatchError`.
+    Finished games (their files read back) are skipped, so an interrupted run resumes.
+    Bad settings, and a folder holding another batch, raise :class:`BatchError` before any game.
     """
     from workbench.engine.record import atomic_write_text
 
     configs = [configs] if isinstance(configs, Config) else list(configs)
+    if not configs or not all(isinstance(c, Config) for c in configs):
+        raise BatchError("a batch runs one or more Config objects")
+    games = _whole(games, "games", 0, MAX_GAMES)
+    seed = _whole(seed, "seed", 0, MAX_SEED)
+    if workers is not None:
+        workers = _whole(workers, "workers", 0, MAX_WORKERS)
+    if isinstance(scheduler_timeout, bool) or not isinstance(scheduler_timeout, int | float) \
+            or not 0 < scheduler_timeout < math.inf:
+        raise BatchError(f"scheduler_timeout must be a number of seconds above 0, not {scheduler_timeout!r}")
+    tables: dict[str, Any] = {}
+    for c in configs:
+        key = json.dumps([c.scenario, c.options], sort_keys=True, default=str)
+        if key not in tables:
+            from workbench.engine import load_scenario
+
+            parse_bots(c.bots)  # the cheap checks first
+            tables[key] = load_scenario(c.scenario, options=c.options or None).ruleset.tables
+        check_config(c, tables[key])
     ids = [c.id for c in configs]
     if len(set(ids)) != len(ids):
-        raise ValueError("two configurations share an id; give them different names")
+        raise BatchError("two configurations share an id; give them different names")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    manifest = {"format": "wargame-workbench/batch", "version": 1, "games": games, "seed": seed,
+    for folder in (out, out / "games", *(out / "games" / i for i in ids)):
+        problem = path_problem(folder, folder=True)
+        if problem:
+            raise BatchError(problem)
+    manifest = {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "games": games, "seed": seed,
                 "configs": {c.id: c.to_json() for c in configs}}
-    mpath = out / "manifest.json"
-    if mpath.exists():
-        old = json.loads(mpath.read_text())
-        if old.get("seed") != seed:
-            raise ValueError(f"{out} holds a batch with seed {old.get('seed')}; use another folder")
-        manifest["configs"] = {**old.get("configs", {}), **manifest["configs"]}
-        manifest["games"] = max(games, int(old.get("games", 0)))
-    atomic_write_text(mpath, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    seeds = game_seeds(seed, games)
-    todo = [(c.to_json(), i, seeds[i]) for c in configs for i in range(games)
-            if not (out / "games" / c.id / f"{i:06d}.summary.parquet").exists()]
-    bar = _bar(len(todo), progress)
+    client = _dask_client(scheduler, scheduler_timeout) if scheduler is not None else None
     try:
-        if scheduler is not None:
-            _run_dask(todo, str(out), scheduler, bar)
-        elif workers == 0 or len(todo) <= 1:
-            for cfg, i, s in todo:
-                run_game_to_files(cfg, i, s, str(out))
-                bar.update(1)
-        else:
-            n = workers or os.cpu_count() or 1
-            # spawn, not fork: forking a process whose polars/numpy thread pools are running can deadlock
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=min(n, len(todo)), mp_context=ctx) as pool:
-                futs = [pool.submit(run_game_to_files, cfg, i, s, str(out)) for cfg, i, s in todo]
-                for f in as_completed(futs):
-                    f.result()
-                    bar.update(1)
+        out.mkdir(parents=True, exist_ok=True)
+        with _folder_lock(out):
+            old = _read_manifest(out / MANIFEST)
+            if old is not None:
+                _check_resume(out, old, manifest)
+                manifest["configs"] = {**old["configs"], **manifest["configs"]}
+                manifest["games"] = max(games, old["games"])
+            atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+            _clean_temp_files(out)
+            seeds = game_seeds(seed, games)
+            todo = [(c.to_json(), i, seeds[i]) for c in configs for i in range(games)
+                    if not _finished(out / "games" / c.id, i, c.id)]
+            bar = _bar(len(todo), progress)
+            try:
+                if client is not None:
+                    _run_dask(todo, str(out), client, bar)
+                elif workers == 0 or len(todo) <= 1:
+                    for cfg, i, s in todo:
+                        run_game_to_files(cfg, i, s, str(out))
+                        bar.update(1)
+                else:
+                    _run_pool(todo, str(out), min(workers or os.cpu_count() or 1, len(todo)), bar)
+            finally:
+                bar.close()
+            return collect(out, configs=ids)
     finally:
-        bar.close()
-    return collect(out, configs=ids)
+        if client is not None and client is not scheduler:
+            client.close()
 
 
-def _run_dask(todo: list, out: str, scheduler: Any, bar) -> None:  # noqa: ANN001
-    from dask.distributed import Client
+def _run_pool(todo: list, out: str, n: int, bar) -> None:  # noqa: ANN001
+    """Play ``todo`` on ``n`` local processes.  If anything goes wrong here (a game's error,
+    Ctrl-C), the workers are killed rather than left to finish their games."""
+    # spawn, not fork: forking a process whose polars/numpy thread pools are running can deadlock
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        futs = [pool.submit(run_game_to_files, cfg, i, s, out) for cfg, i, s in todo]
+        for f in as_completed(futs):
+            f.result()
+            bar.update(1)
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    pool.shutdown()
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.kill()
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(5)
+
+
+def _worker_init(parent: int) -> None:
+    """A pool worker's start: leave Ctrl-C to the parent (which stops the pool) and die with the
+    parent.  On Linux the kernel kills the worker when its parent dies (``PR_SET_PDEATHSIG``);
+    everywhere a daemon thread checks ``os.getppid()`` every :data:`PARENT_POLL` seconds."""
+    with contextlib.suppress(ValueError, OSError):  # not the main thread / no such signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the watch began
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="workbench-watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != parent:
+            os._exit(1)  # orphaned: the batch is gone, so is the point of this game
+
+
+@contextlib.contextmanager
+def _folder_lock(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock`` for the run: a second batch in the same folder is a :class:`BatchError`
+    (it would remove the first one's temp files).  No-op where ``fcntl`` or locks are missing."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(out / ".lock", "a") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BatchError(f"another batch is running in {out}; wait for it or use another folder") from None
+        except OSError:  # a file system without locks
+            pass
+        yield
+
+
+def _read_manifest(path: Path) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    if path.is_dir():
+        raise BatchError(f"{path} is a folder, not a batch manifest; use another output folder")
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise BatchError(f"{path} is truncated or corrupted ({exc}); restore it or use another "
+                         f"output folder") from None
+    if isinstance(old, dict) and old.get("format") == MANIFEST_FORMAT and old.get("version") != MANIFEST_VERSION:
+        raise BatchError(f"{path} has batch version {old.get('version')!r}; this workbench reads version "
+                         f"{MANIFEST_VERSION}")
+    if not (isinstance(old, dict) and old.get("format") == MANIFEST_FORMAT
+            and isinstance(old.get("configs"), dict) and all(isinstance(v, dict) for v in old["configs"].values())
+            and not isinstance(old.get("games"), bool) and isinstance(old.get("games"), int)
+            and not isinstance(old.get("seed"), bool) and isinstance(old.get("seed"), int)):
+        raise BatchError(f"{path} is not a batch manifest (format {MANIFEST_FORMAT}, version "
+                         f"{MANIFEST_VERSION}); use another output folder")
+    return old
+
+
+def _check_resume(out: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """A folder resumes only the batch it holds: the same root seed, and a configuration id that
+    is already there must mean the same settings (more games, more configurations are fine)."""
+    if old["seed"] != new["seed"]:
+        raise BatchError(f"{out} holds a batch with seed {old['seed']}, not {new['seed']}; use another folder")
+    for cid, cfg in new["configs"].items():
+        was = old["configs"].get(cid)
+        if was is None:
+            continue
+        was, cfg = _plain(was), _plain(cfg)
+        if was != cfg:
+            keys = sorted(k for k in was.keys() | cfg.keys() if was.get(k) != cfg.get(k))
+            raise BatchError(f"{out} holds configuration {cid!r} with other settings ({', '.join(keys)}); "
+                             f"use another name or folder")
+
+
+def _plain(data: Any) -> Any:
+    return json.loads(json.dumps(data, sort_keys=True, default=str))
+
+
+def _clean_temp_files(out: Path) -> None:
+    """Remove the temp files of writes that never finished (a killed run's): they are
+    :func:`~workbench.engine.record.atomic_write`'s, named ``.<name>.<random>.tmp``."""
+    from workbench.engine.record import TEMP_GLOB
+
+    for f in [*out.glob(TEMP_GLOB), *out.glob(f"games/*/{TEMP_GLOB}")]:
+        if f.is_file():
+            with contextlib.suppress(FileNotFoundError):
+                f.unlink()
+
+
+GAME_FILES = ("summary.parquet", "events.parquet", "turns.parquet", "record.json")
+
+
+def _finished(folder: Path, index: int, config_id: str) -> bool:
+    """Whether game ``index`` is finished: its summary exists, and all its files read back and are
+    this game's.  A game whose files do not read loses them (the summary first) and is played again."""
+    stem = f"{index:06d}"
+    summary = folder / f"{stem}.summary.parquet"
+    if not summary.exists():
+        return False
+    try:
+        row = pl.read_parquet(summary)
+        ok = (row.height == 1 and {"config", "game"} <= set(row.columns)
+              and row["config"][0] == config_id and row["game"][0] == index)
+        if ok:
+            pl.read_parquet(folder / f"{stem}.events.parquet")
+            pl.read_parquet(folder / f"{stem}.turns.parquet")
+            _read_record(folder / f"{stem}.record.json")
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - polars raises several kinds (a Rust panic is a BaseException)
+        ok = False
+    if not ok:
+        for name in GAME_FILES:  # the summary first: a crash in between leaves the game unfinished
+            path = folder / f"{stem}.{name}"
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:  # a folder in the way, say: not ours to remove
+                raise BatchError(f"{path} does not read as a game file and cannot be removed ({exc}); "
+                                 f"remove it to play the game again") from None
+    return ok
+
+
+def _read_record(path: Path) -> None:
+    from workbench.engine.record import GameRecord
+
+    GameRecord.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+
+
+def _dask_client(scheduler: Any, timeout: float):  # noqa: ANN202
+    """A ``dask.distributed`` client for ``scheduler`` (an address or a client), or :class:`BatchError`."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise BatchError("a Dask scheduler needs dask.distributed: pip install 'wargame-workbench[scale]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler
+    try:
+        return Client(scheduler, timeout=timeout)
+    except Exception as exc:  # noqa: BLE001 - OSError (timeout, refused), ValueError (address), ...
+        raise BatchError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s: {exc}") from None
+
+
+def _run_dask(todo: list, out: str, client: Any, bar) -> None:  # noqa: ANN001
     from dask.distributed import as_completed as dask_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    futs = [client.submit(run_game_to_files, cfg, i, s, out, pure=False) for cfg, i, s in todo]
     try:
-        futs = [client.submit(run_game_to_files, cfg, i, s, out, pure=False) for cfg, i, s in todo]
         for f in dask_completed(futs):
             f.result()
             bar.update(1)
-    finally:
-        if client is not scheduler:
-            client.close()
+    except BaseException:
+        client.cancel(futs)
+        raise
 
 
 def _bar(total: int, enabled: bool):  # noqa: ANN202
@@ -294,14 +651,31 @@ def collect(out: str | Path, configs: list[str] | None = None) -> pl.DataFrame:
         files = [f for f in files if f.parent.name in set(configs)]
     if not files:
         return pl.DataFrame()
-    df = pl.concat([pl.read_parquet(f) for f in files], how="diagonal_relaxed").sort(["config", "game"])
+    df = _read_summaries(files)
     if configs is None:
-        _atomic_parquet(df, out / SUMMARY)
+        allrows = df
     else:
-        allrows = pl.concat([pl.read_parquet(f) for f in sorted((out / "games").glob("*/*.summary.parquet"))],
-                            how="diagonal_relaxed").sort(["config", "game"])
+        allrows = _read_summaries(sorted((out / "games").glob("*/*.summary.parquet")))
+    if allrows.height:
         _atomic_parquet(allrows, out / SUMMARY)
     return df
+
+
+def _read_summaries(files: list[Path]) -> pl.DataFrame:
+    """The summary rows of ``files``; one that does not read is left out with a warning (running
+    its batch again plays that game again)."""
+    frames = []
+    for f in files:
+        try:
+            frames.append(pl.read_parquet(f))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - see _finished
+            warnings.warn(f"{f} does not read ({exc}); left out: run its batch again to replay the game",
+                          stacklevel=3)
+    if not frames:
+        return pl.DataFrame()
+    return pl.concat(frames, how="diagonal_relaxed").sort(["config", "game"])
 
 
 def load_events(out: str | Path, config: str | None = None) -> pl.LazyFrame:

@@ -253,12 +253,25 @@ def notes_digest(annotations: dict[str, Any], branches: list[Any]) -> str:
 
 
 def atomic_write(path: Path, write) -> None:  # noqa: ANN001 - write(tmp_path: str)
-    """Have ``write`` fill a temp file beside ``path``, fsync it, then rename it over ``path``:
-    a crash mid-write never leaves a half file, and the old file survives any failure."""
+    """Have ``write`` fill a temp file beside ``path``, fsync it, rename it over ``path`` and fsync
+    the folder: a crash mid-write never leaves a half file, the old file survives any failure, and
+    the rename itself survives a power cut.
+
+    The file gets the mode a new file made by ``open(path, "w")`` gets: 0666 less the umask (or
+    the folder's default ACL), not the 0600 of ``mkstemp``, so a shared results folder stays
+    shared.  A process killed mid-write can leave its temp file behind: it is named
+    ``.<name>.<random>.tmp`` (:data:`TEMP_GLOB`) so a later run can find and remove it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    for _ in range(tempfile.TMP_MAX):
+        tmp = str(path.parent / f".{path.name}.{os.urandom(4).hex()}.tmp")
+        try:  # O_EXCL with 0666: the kernel applies the umask (mkstemp would make it 0600)
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666))
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"no free temp file name beside {path}")
     try:
         write(tmp)
         with open(tmp, "rb") as fh:
@@ -268,6 +281,25 @@ def atomic_write(path: Path, write) -> None:  # noqa: ANN001 - write(tmp_path: s
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _fsync_dir(path.parent)
+
+
+#: The names :func:`atomic_write` gives its temp files (``glob`` pattern, in the target's folder).
+TEMP_GLOB = ".*.tmp"
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to disk; a no-op where folders cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems refuse fsync on a folder
+        pass
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
