@@ -76,3 +76,28 @@ def test_an_undeclared_field_is_refused_so_it_never_reaches_the_record():
     why = s.check({**legal, "comment": "hello"})
     assert why is not None and "no field 'comment'" in why.why
     assert s.check(legal) is None
+
+
+def _corpus() -> list[dict]:
+    import tomllib
+    from pathlib import Path
+
+    return tomllib.loads((Path(__file__).parent / "data" / "bad" / "orders.toml").read_text())["case"]
+
+
+@pytest.mark.parametrize("case", _corpus(), ids=[c["name"] for c in _corpus()])
+def test_malformed_orders_corpus(case):
+    """tests/data/bad/orders.toml: every malformed order is an IllegalOrder citing the expected
+    rule (the kind's own, the decision's, or the kernel's), and the position does not change."""
+    import json
+
+    s = _reach(case["scenario"], case["open"])
+    before = s.digest()
+    order = json.loads(case["order"])
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply(order)
+    want = {"kind": lambda: s.ruleset.order_kinds[order["kind"]].rule, "decision": lambda: s.decision.rule,
+            "kernel": lambda: "kernel"}[case["rule"]]()
+    assert exc.value.rule == want and exc.value.why
+    assert s.check(order) == exc.value.refusal
+    assert s.digest() == before
