@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.engine import OrderKind, Ruleset, State
+from workbench.engine import OrderKind, Refusal, Ruleset, State
 from workbench.engine.flow import Sequence
 from workbench.engine.moves import MovementRules, MoveOrder
 from workbench.hexgrid import HexGrid
@@ -148,8 +148,8 @@ class FireOrder(OrderKind):
 class ToyMovement(MovementRules):
     rule = "TOY-3.1"
 
-    def why_not(self, state: State, unit, a: int, b: int) -> str:
-        return f"{unit.id} cannot enter {state.map.label(b)}: land units never enter water"
+    def why_not(self, state: State, unit, a: int, b: int) -> Refusal:
+        return Refusal(self.rule, f"{unit.id} cannot enter {state.map.label(b)}: land units never enter water")
 
 
 class ToyRuleset(Ruleset):

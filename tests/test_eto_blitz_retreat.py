@@ -222,7 +222,7 @@ def test_eto_27_6_destroyed_fort_is_marked_and_can_be_repaired_for_two_eps(tmp_p
     while s.decision.kind == "advance":
         s.apply({"kind": "advance", "units": [], "to": "08740"})
     assert control(s)[s.map.index("08740")] == SIDE_CODE["axis"]
-    assert repair_why_not(s, "allies", "08740", "SU").startswith("ETO-37.5")  # not a friendly hex
+    assert repair_why_not(s, "allies", "08740", "SU").rule == "ETO-37.5"  # not a friendly hex
     s.dice = real
     step_to(s, "construction/build", limit=100)
     assert s.turn_label == "1941-autumn" and s.decision.side == "axis"

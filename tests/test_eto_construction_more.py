@@ -78,7 +78,7 @@ def test_eto_37_0_winter_additions_majors_pay_partnership_costs(tmp_path):
     assert s.tracks["GE.eps"] == 12 and "RO.eps" not in s.tracks
     assert s.unit("RO-i").location == "07561"
     s.tracks["GE.eps"] = 7
-    assert b._why_not(s, s.unit("GE-i"), {"at": "07561"}).startswith("ETO-37.1")  # 8 > 7
+    assert b._why_not(s, s.unit("GE-i"), {"at": "07561"}).rule == "ETO-37.1"  # 8 > 7
 
 
 # -- 37.5 ----------------------------------------------------------------------------------------------
@@ -130,10 +130,10 @@ def test_eto_37_6_infantry_and_turn_track_placement(tmp_path):
     s = new_state(tmp_path, units, first="1941-09", last="1941-10")
     i = s.unit("SU-i")
     assert placement_ok(s, i, "08842") is None
-    assert "enemy ZOC" in placement_ok(s, i, "08740")
-    assert "home country" in placement_ok(s, i, "06046")  # Poland
-    assert "not friendly" in placement_ok(s, i, "08745")  # Soviet home hex held by the Axis
-    assert "resource" in placement_ok(s, i, "08842", resource_only=True)
+    assert "enemy ZOC" in placement_ok(s, i, "08740").why
+    assert "home country" in placement_ok(s, i, "06046").why  # Poland
+    assert "not friendly" in placement_ok(s, i, "08745").why  # Soviet home hex held by the Axis
+    assert "resource" in placement_ok(s, i, "08842", resource_only=True).why
     s.turn = s.calendar.index("1941-autumn")
     s.unit("SU-t").props["arrives"] = "1941-autumn"
     construction.delayed(s, None)
@@ -163,14 +163,14 @@ def test_eto_37_6_45_3_partisan_placement(tmp_path):
     ctrl = control(s)
     assert ctrl[s.map.index("08647")] == SIDE_CODE["axis"]
     assert partisan_ok(s, p, "08647") is None                          # an Axis-held hex is fine
-    assert "not in one" in partisan_ok(s, p, "08748")                  # the resource hex itself
-    assert "not adjacent" in partisan_ok(s, p, "08746")
-    assert "outside" in partisan_ok(s, p, "06046")                     # Poland
-    assert partisan_ok(s, p, "08749").startswith("ETO-45.6")           # a Soviet unit is there
+    assert "not in one" in partisan_ok(s, p, "08748").why                  # the resource hex itself
+    assert "not adjacent" in partisan_ok(s, p, "08746").why
+    assert "outside" in partisan_ok(s, p, "06046").why                     # Poland
+    assert partisan_ok(s, p, "08749").rule == "ETO-45.6"           # a Soviet unit is there
     s2 = new_state(tmp_path, [*units, unit("GE-b", "GE", "infantry", "08848")], tracks=WAR)
     p2 = s2.unit("SU-p")
-    assert "enemy ZOC" in partisan_ok(s2, p2, "08847")                 # next to GE-b
-    assert "every home resource hex" in partisan_ok(s2, p2, "08647")  # 08748 is in GE-b's ZOC
+    assert "enemy ZOC" in partisan_ok(s2, p2, "08847").why                 # next to GE-b
+    assert "every home resource hex" in partisan_ok(s2, p2, "08647").why  # 08748 is in GE-b's ZOC
 
 
 # -- 45.0 - 45.2 ---------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_eto_45_1_partisan_maxima_from_the_table(tmp_path):
     s.unit("SU-p").location = "08647"
     s.units_by_id["SU-p2"] = type(s.unit("SU-p"))("SU-p2", "allies", "SU", "partisan", None, FORCE_POOL, False, {})
     why = partisan_build_why_not(s, s.unit("SU-p2"))
-    assert why.startswith("ETO-45.1") and "maximum of 6" in why
+    assert why.rule == "ETO-45.1" and "maximum of 6" in why.why
 
 
 def test_eto_45_2_partisans_per_season_and_soviet_war(tmp_path):
@@ -232,7 +232,7 @@ def test_eto_45_0_partisans_only_once_the_country_is_occupied(tmp_path):
     su = home_mask(s, "SU", original=True)
     ctrl[su] = SIDE_CODE["allies"]
     why = partisan_build_why_not(s, s.unit("SU-p"))
-    assert why.startswith("ETO-45.0") and "neither conquered nor partly occupied" in why
+    assert why.rule == "ETO-45.0" and "neither conquered nor partly occupied" in why.why
     ctrl[int(np.flatnonzero(su)[0])] = SIDE_CODE["axis"]
     assert partisan_build_why_not(s, s.unit("SU-p")) is None
 

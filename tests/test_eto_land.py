@@ -91,7 +91,7 @@ def test_eto_24_1_marsh_closed_to_armor(tmp_path):
     s = new_state(tmp_path, [unit("GE-pz", "GE", "armor", "07442"), unit("GE-i", "GE", "infantry", "07442")])
     hm = s.map
     marsh = next(int(j) for j in hm.neighbors[hm.index("07442")] if j >= 0 and hm.hexes["terrain"][int(j)] == "marsh")
-    assert Walker(s, s.unit("GE-pz"), "movement").why_not([marsh]).startswith("ETO-24.1")
+    assert Walker(s, s.unit("GE-pz"), "movement").why_not([marsh]).rule == "ETO-24.1"
     assert Walker(s, s.unit("GE-i"), "movement").why_not([marsh]) is None
 
 

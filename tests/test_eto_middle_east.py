@@ -53,7 +53,7 @@ def test_eto_23_5_middle_east_hq_placed_only_from_morocco_to_persia(tmp_path):
     assert PlaceHQOrder()._why_not(s, me, "09390") is None  # Cairo
     for outside in ("09477", "08842"):  # Nicosia (an island), a Soviet hex further north
         why = PlaceHQOrder()._why_not(s, me, outside)
-        assert why is not None and why.startswith("ETO-23.5"), outside
+        assert why is not None and why.rule == "ETO-23.5", outside
 
 
 def test_eto_23_5_only_the_middle_east_hq_may_stand_in_the_iraq_transit_box(tmp_path):
@@ -68,7 +68,7 @@ def test_eto_23_5_only_the_middle_east_hq_may_stand_in_the_iraq_transit_box(tmp_
     assert box_user_why_not(s, s.unit("UK-ME"), BOX) is None
     for hq in ("GE-AK", "SU-HQ"):
         why = box_user_why_not(s, s.unit(hq), BOX)
-        assert why is not None and why.startswith("ETO-23.5"), hq
+        assert why is not None and why.rule == "ETO-23.5", hq
 
 
 def test_eto_23_5_middle_east_hq_moves_into_and_out_of_the_box_but_not_beyond_its_region(tmp_path):
@@ -221,7 +221,7 @@ def test_eto_25_1_coastal_fort_neither_blocks_zoc_nor_entry(tmp_path):
     i = coastal.map.index("08740")
     assert zoc(coastal, "axis")[i] and not zoc(fortified, "axis")[i]
     assert Walker(coastal, coastal.unit("GE-a"), "movement").why_not([i]) is None
-    assert Walker(fortified, fortified.unit("GE-a"), "movement").why_not([i]).startswith("ETO-24.1")
+    assert Walker(fortified, fortified.unit("GE-a"), "movement").why_not([i]).rule == "ETO-24.1"
 
 
 def test_eto_24_1_middle_east_hq_in_the_box_activates_units_in_iraq_and_the_box(tmp_path):

@@ -137,11 +137,55 @@ def test_errors_pickle_for_worker_processes():
     assert (s.file, s.key, s.message) == ("f.toml", "units[0].at", "unknown hex")
 
 
-def test_illegal_order_cited_reads_a_rule_prefix_only():
-    e = IllegalOrder.cited("SSA-5.7f-g: the rail limit is used up", "SSA-5.7")
-    assert (e.rule, e.why) == ("SSA-5.7f-g", "the rail limit is used up")
-    e = IllegalOrder.cited("GE-4Pz cannot end its move in 0601: full", "SSA-9.1")
+def test_illegal_order_of_keeps_a_refusals_rule_and_cites_plain_words_under_the_default():
+    from workbench.engine import Refusal
+
+    e = IllegalOrder.of(Refusal("SSA-5.7f", "the rail limit is used up"), "SSA-5.7")
+    assert (e.rule, e.why, str(e)) == ("SSA-5.7f", "the rail limit is used up", "SSA-5.7f: the rail limit is used up")
+    assert e.refusal == Refusal("SSA-5.7f", "the rail limit is used up")
+    e = IllegalOrder.of("GE-4Pz cannot end its move in 0601: full", "SSA-9.1")  # never parsed for a rule
     assert (e.rule, e.why) == ("SSA-9.1", "GE-4Pz cannot end its move in 0601: full")
+    e = IllegalOrder.of("SSA-5.1: enemy units there", "SSA-5.0")
+    assert (e.rule, e.why) == ("SSA-5.0", "SSA-5.1: enemy units there")
+    assert str(Refusal("ETO-22.4", "no")) == "ETO-22.4: no" and not hasattr(IllegalOrder, "cited")
+
+
+def test_real_refusals_carry_the_rule_in_rule_and_plain_words_in_why(tmp_path, ssa_game):
+    """Regression: rules helpers answer a typed Refusal, so no refusal ever repeats its rule ID at
+    the head of its words (ETO movement ZOC 25.2 and designation 26.0; SS Amerika terrain 5.3)."""
+    from eto_kit import begin_offensive, new_state, step_to, unit
+    from ssa_kit import NO_SUPPLY_MOVEMENT_PENALTY
+
+    from workbench.engine import Refusal
+    from workbench.rulesets.eto.combat import target_why_not
+
+    eto = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08540"), unit("GE-b", "GE", "infantry", "08540"),
+                               unit("SU-a", "SU", "infantry", "08740")])
+    begin_offensive(eto)
+    eto.apply({"kind": "activate", "mode": "stack", "hex": "08540"})
+    step_to(eto, "offensive/movement")
+    leave_zoc = {"kind": "move", "unit": "GE-a", "path": ["08640", "08641"]}
+    assert eto.check(leave_zoc) == Refusal("ETO-25.2", "GE-a may not move on into 08641 (enemy ZOC or weather)")
+    for uid in ("GE-a", "GE-b"):
+        eto.apply({"kind": "move", "unit": uid, "path": ["08640"]})
+    step_to(eto, "offensive/combat")
+    eto.apply({"kind": "attack"})
+    empty = Refusal("ETO-26.0", "08741 holds no enemy land unit or fortification")
+    assert target_why_not(eto, "axis", "08741", [eto.unit("GE-a")], "combat") == empty  # the helper itself
+    assert eto.check({"kind": "designate", "target": "08741", "attackers": ["GE-a"]}) == empty
+
+    ssa = ssa_game([{"id": "GE-pz", "nation": "GE", "type": "armor_division", "at": "0902"}],
+                   extra=NO_SUPPLY_MOVEMENT_PENALTY).new_state(seed=1)
+    while (ssa.decision.kind, ssa.decision.side) != ("player/initial-movement", "axis"):
+        ssa.advance()
+    words = "mountains (1002) is prohibited to mechanized units except along a transportation line"
+    hm, rules = ssa.map, ssa.game.ruleset.order_kinds["move"].rules
+    assert rules.why_not(ssa, ssa.unit("GE-pz"), hm.index("0902"), hm.index("1002")) == Refusal("SSA-5.3", words)
+    for order in ({"kind": "move", "unit": "GE-pz", "path": ["1002"]}, {"kind": "move", "unit": "GE-pz", "to": "1002"}):
+        assert ssa.check(order) == Refusal("SSA-5.3", words)
+        with pytest.raises(IllegalOrder) as exc:
+            ssa.apply(order)
+        assert (exc.value.rule, exc.value.why, str(exc.value)) == ("SSA-5.3", words, f"SSA-5.3: {words}")
 
 
 def test_check_gives_the_typed_refusal_apply_would_raise_and_changes_nothing(toy_state):

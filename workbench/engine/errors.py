@@ -43,14 +43,6 @@ class IllegalOrder(Exception):
             return cls(refusal.rule, refusal.why)
         return cls(default_rule, str(refusal))
 
-    @classmethod
-    def cited(cls, text: str, default_rule: str) -> IllegalOrder:
-        """Deprecated: from a "RULE: why" sentence.  Rules helpers now return a :class:`Refusal`."""
-        import re
-
-        m = re.match(r"^((?:SSA|ETO)-[^:\s][^:]*?): (.*)$", text, re.S)
-        return cls(m.group(1), m.group(2)) if m else cls(default_rule, text)
-
 
 class ScenarioError(Exception):
     """Bad scenario data: names the file, the key and the problem."""

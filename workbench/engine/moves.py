@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.search import cheapest_reach, graph_reach, path_to
 
@@ -73,9 +73,9 @@ class MovementRules:
         """Vectorised :meth:`end_refusal`: ``bool[N]`` of hexes the unit may end in (None = all)."""
         return None
 
-    def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
-        """Plain words for why the step a→b is refused (used in IllegalOrder)."""
-        return f"{unit.id} cannot enter {state.map.label(b)}"
+    def why_not(self, state: State, unit: Unit, a: int, b: int) -> Refusal:
+        """Why the step a→b is refused, under the most precise rule the ruleset knows."""
+        return Refusal(self.rule, f"{unit.id} cannot enter {state.map.label(b)}")
 
     def moved(self, state: State, unit: Unit, path: list[int]) -> None:
         """After a move: mark the unit, update control, etc."""
@@ -187,7 +187,7 @@ class MoveOrder(OrderKind):
         if path is None and "to" in order:
             path = self.route(state, unit, order["to"])
             if path is None:
-                raise IllegalOrder(self.rule, self.unreachable(state, unit, order["to"]))
+                raise IllegalOrder.of(self.unreachable(state, unit, order["to"]), self.rule)
         if not isinstance(path, list) or not path or not all(isinstance(h, str) for h in path):
             raise IllegalOrder(self.rule, "a move needs a destination 'to' or a path: the list of hexes entered")
         hm = state.map
@@ -204,7 +204,7 @@ class MoveOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"{hm.label(a)} and {hm.label(b)} are not adjacent")
             step = cost(a, int(dirs[0]), b)
             if step is None:
-                raise IllegalOrder(self.rule, self.rules.why_not(state, unit, a, b))
+                raise IllegalOrder.of(self.rules.why_not(state, unit, a, b), self.rule)
             spent += step
             if spent > budget:
                 raise IllegalOrder(self.rule, f"{uid} has {budget:g} movement points and entering "
@@ -213,14 +213,15 @@ class MoveOrder(OrderKind):
         if refusal is not None:
             raise refusal
 
-    def unreachable(self, state: State, unit: Unit, to: Any) -> str:
-        """Plain words for why ``to`` is out of reach: off the map, blocked, or too far."""
+    def unreachable(self, state: State, unit: Unit, to: Any) -> Refusal:
+        """Why ``to`` is out of reach: off the map, blocked (the ruleset's :meth:`MovementRules.why_not`),
+        or too far."""
         hm = state.map
         if not isinstance(to, str) or not hm.has_hex(to):
-            return f"{to!r} is not a hex on this map"
+            return Refusal(self.rule, f"{to!r} is not a hex on this map")
         src, dest = hm.index(unit.location), hm.index(to)
         if dest == src:
-            return f"{unit.id} is already in {to}"
+            return Refusal(self.rule, f"{unit.id} is already in {to}")
         dirs = np.nonzero(hm.neighbors[src] == dest)[0]
         if dirs.size and self.rules.step_cost(state, unit)(src, int(dirs[0]), dest) is None:
             return self.rules.why_not(state, unit, src, dest)
@@ -230,9 +231,10 @@ class MoveOrder(OrderKind):
         else:
             full, _ = cheapest_reach(hm.neighbors, src, float("inf"), self.rules.step_cost(state, unit))
         if dest not in full:
-            return f"{unit.id} has no route to {to} (prohibited terrain, enemy units or the map edge)"
-        return (f"{unit.id} has {self.rules.allowance(state, unit):g} movement points; the cheapest route "
-                f"to {to} costs {full[dest]:g}")
+            return Refusal(self.rule, f"{unit.id} has no route to {to} (prohibited terrain, enemy units or the "
+                           "map edge)")
+        return Refusal(self.rule, f"{unit.id} has {self.rules.allowance(state, unit):g} movement points; "
+                       f"the cheapest route to {to} costs {full[dest]:g}")
 
     def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
         """Cost of a (checked) path from the unit's hex."""

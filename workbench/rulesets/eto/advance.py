@@ -243,7 +243,7 @@ class BTMoveOrder(OrderKind):
             u = state.unit(uid)
             why = self._walker(state, u).why_not([state.map.index(h) for h in path])
             if why:
-                raise IllegalOrder.cited(why, self.rule)
+                raise IllegalOrder.of(why, self.rule)
             if not stacking.fits(state, path[-1], u.side, [u]):
                 raise IllegalOrder("ETO-24.2", f"{path[-1]} cannot hold {uid}")
         gid = order.get("general")

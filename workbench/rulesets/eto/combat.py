@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -299,40 +299,40 @@ def enemy_fort(state: State, side: str, target: str) -> bool:
 
 
 def target_why_not(state: State, side: str, target: str, attackers: list[Unit], mode: str,
-                   general_at: str | None = None) -> str | None:
+                   general_at: str | None = None) -> Refusal | None:
     """Why the attackers may not attack ``target`` in this step (None if they may);
     ``general_at``: where the general leading a 22.2 offensive will be (riding a breakthrough)."""
     hm = state.map
     enemy = values.other(side)
     if not hm.has_hex(target):
-        return f"ETO-26.0: no hex {target!r}"
+        return Refusal("ETO-26.0", f"no hex {target!r}")
     if not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)] \
             and not enemy_fort(state, side, target):
-        return f"ETO-26.0: {target} holds no enemy land unit or fortification"
+        return Refusal("ETO-26.0", f"{target} holds no enemy land unit or fortification")
     if any(d["target"] == target for d in designations(state)):
-        return f"ETO-26.3: {target} is already attacked this step"
+        return Refusal("ETO-26.3", f"{target} is already attacked this step")
     if command.attacks_left(state, mode) <= 0:
-        return f"ETO-22.1: this offensive may attack no more hexes in the {mode} step"
+        return Refusal("ETO-22.1", f"this offensive may attack no more hexes in the {mode} step")
     ti = hm.index(target)
     if mode in ("breakthrough", "exploitation") and conditions(state)[ti] == MUD:
-        return f"ETO-28.4: {target} is in mud and cannot be attacked in the {mode} step"
+        return Refusal("ETO-28.4", f"{target} is in mud and cannot be attacked in the {mode} step")
     off = command.offensive(state)
     if off.get("mode") == "general":
         gen = state.unit(off["general"])
         where = general_at or gen.location
         if not values.on_map_label(where) or hm.distance(where, target) > 1:
-            return f"ETO-22.2: {target} is not adjacent to general {gen.id}"
+            return Refusal("ETO-22.2", f"{target} is not adjacent to general {gen.id}")
     rules = {r.get("effect") for r in state.game.scenario.raw.get("special_rules", []) if isinstance(r, dict)}
     for u in attackers:
         if hm.distance(u.location, target) != 1 or not can_attack_across(state, u.location, target):
-            return f"ETO-26.0: {u.id} is not adjacent to {target} across a hexside it could cross"
+            return Refusal("ETO-26.0", f"{u.id} is not adjacent to {target} across a hexside it could cross")
         if off.get("mode") == "hq" and values.unit_class(state, u) == "infantry" and \
                 not any(in_radius(state, state.unit(h), u.location) for h in off["hqs"]):
-            return f"ETO-26.3: infantry {u.id} is outside the command radius of the activated HQ"
+            return Refusal("ETO-26.3", f"infantry {u.id} is outside the command radius of the activated HQ")
         if u.nation == "FI" and "finnish_halt_line" in rules:
             from workbench.rulesets.eto.movement import banned_hexes
             if banned_hexes(state, u)[ti]:
-                return f"ETO-22.4: Finnish units may not attack {target} (scenario rule finnish_halt_line)"
+                return Refusal("ETO-22.4", f"Finnish units may not attack {target} (scenario rule finnish_halt_line)")
     return None
 
 
@@ -415,7 +415,7 @@ class DesignateOrder(OrderKind):
                                    "or armor (in exploitation: exploiting armor), designated once a step")
         why = target_why_not(state, side, target, [state.unit(a) for a in ids], mode)
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         mode = current_mode(state)

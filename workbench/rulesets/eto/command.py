@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -243,36 +243,37 @@ class ActivateHQOrder(OrderKind):
                        and values.unit_class(state, u) == "hq" and not u.props.get("activated")
                        and values.nation_kind(state, u.nation) == "major"), key=lambda u: u.id)
 
-    def _why_not(self, state: State, side: str, hqs: list[str], pay: Any = None) -> str | None:
+    def _why_not(self, state: State, side: str, hqs: list[str], pay: Any = None) -> Refusal | None:
         if is_active(state):
-            return "ETO-22.0: this offensive already has its activation"
+            return Refusal("ETO-22.0", "this offensive already has its activation")
         if not hqs or len(set(hqs)) != len(hqs):
-            return "ETO-22.1: name one or more different HQs"
+            return Refusal("ETO-22.1", "name one or more different HQs")
         avail = {u.id: u for u in self._hqs(state, side)}
         for h in hqs:
             if h not in avail:
-                return f"ETO-22.0: {h} is not an unactivated HQ of yours on the map"
+                return Refusal("ETO-22.0", f"{h} is not an unactivated HQ of yours on the map")
         units = [avail[h] for h in hqs]
         need: dict[str, int] = {}
         for u in units:
             need[u.nation] = need.get(u.nation, 0) + 1
         for n, k in need.items():
             if track(state, f"{n}.offensives") < k:
-                return f"ETO-22.1: {n} has {track(state, f'{n}.offensives')} offensives on its track, needs {k}"
+                return Refusal("ETO-22.1", f"{n} has {track(state, f'{n}.offensives')} offensives on its track, needs {k}")
         if len(units) > 1:
             lim = int(state.ruleset.tables["costs"]["offensives"]["combined_max_hq_distance"])
             for a in units:
                 for b in units:
                     if a.id < b.id and hq_distance(state, a, b) > lim:
-                        return f"ETO-23.6: {a.id} and {b.id} are more than {lim} hexes apart"
+                        return Refusal("ETO-23.6", f"{a.id} and {b.id} are more than {lim} hexes apart")
             eps = adj.combined_offensive_eps(len(units), units[0].nation, w_turn(state),
                                              tables=state.ruleset.tables)
             payers = sorted({u.nation for u in units}, key=lambda n: [u.nation for u in units].index(n))
             if sum(spendable(state, n) for n in payers) < eps:
-                return (f"ETO-23.6: a combined offensive of {len(units)} HQs costs {eps} EPs, more than "
-                        f"{' and '.join(payers)} can pay")
+                return Refusal("ETO-23.6", f"a combined offensive of {len(units)} HQs costs {eps} EPs, more than "
+                                           f"{' and '.join(payers)} can pay")
             if pay is not None and not self._pay_ok(state, pay, payers, eps):
-                return f"ETO-23.6: 'pay' splits the {eps} EPs among {', '.join(payers)}, each within what it can spend"
+                return Refusal("ETO-23.6", f"'pay' splits the {eps} EPs among {', '.join(payers)}, "
+                                           "each within what it can spend")
         return None
 
     @staticmethod
@@ -314,7 +315,7 @@ class ActivateHQOrder(OrderKind):
             raise IllegalOrder(self.rule, "activate_hq needs a list of HQ ids")
         why = self._why_not(state, state.decision.side, hqs, order.get("pay"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         off = offensive(state)
@@ -411,7 +412,7 @@ def start_general(state: State, gen: Unit, nation: str, units: list[Unit] | None
     activate_units(state, chosen, "ETO-22.2")
 
 
-def general_subset_why_not(state: State, order: dict[str, Any]) -> str | None:
+def general_subset_why_not(state: State, order: dict[str, Any]) -> Refusal | None:
     """ETO-22.2 / 22.0: a general activation naming its units ("A player must specify the units he
     activates"): a non-empty subset of the units stacked with or adjacent to him, at least half of
     the land units of his nation."""
@@ -419,17 +420,17 @@ def general_subset_why_not(state: State, order: dict[str, Any]) -> str | None:
     side = state.decision.side
     if gen is None or values.unit_class(state, gen) != "general" or gen.side != side or not values.on_map(gen) \
             or gen.props.get("activated"):
-        return "ETO-22.2: name an unactivated general of yours on the map"
+        return Refusal("ETO-22.2", "name an unactivated general of yours on the map")
     if track(state, f"{gen.nation}.offensives") <= 0:
-        return f"ETO-22.2: {gen.nation} has no offensive on its track"
+        return Refusal("ETO-22.2", f"{gen.nation} has no offensive on its track")
     ids = order.get("units")
     group = {u.id: u for u in general_group(state, gen)}
     if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not set(ids) <= set(group):
-        return f"ETO-22.2: the units must be stacked with or adjacent to {gen.id} and not yet activated"
+        return Refusal("ETO-22.2", f"the units must be stacked with or adjacent to {gen.id} and not yet activated")
     land = [group[i] for i in ids if values.is_combat_unit(state, group[i])]
     mine = sum(1 for u in land if u.nation == gen.nation)
     if mine * 2 < len(land):
-        return f"ETO-22.2: at least half the activated land units must be {gen.nation}"
+        return Refusal("ETO-22.2", f"at least half the activated land units must be {gen.nation}")
     return None
 
 
@@ -452,7 +453,7 @@ def _minor_units(state: State, order: dict[str, Any], side: str) -> list[Unit]:
     return [u for u in values.units_at(state, order["hex"], side) if u.nation == n and can_activate(state, u, side)]
 
 
-def _named_why_not(state: State, order: dict[str, Any], side: str) -> str | None:
+def _named_why_not(state: State, order: dict[str, Any], side: str) -> Refusal | None:
     """22.0 "A player must specify the units he activates": a stack (22.3) or minor (22.4)
     offensive naming its units -- some of those it could activate, at least half the major's."""
     ids = order.get("units")
@@ -464,12 +465,12 @@ def _named_why_not(state: State, order: dict[str, Any], side: str) -> str | None
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids) \
             or len(set(ids)) != len(ids) or not set(ids) <= set(by_id):
         where = f"in {order['hex']}" if order["mode"] == "stack" else "that this offensive may activate"
-        return f"ETO-22.0: name some of the unactivated units {where}"
+        return Refusal("ETO-22.0", f"name some of the unactivated units {where}")
     if order["mode"] == "stack":
         nation = _offensive_nation(state, values.units_at(state, order["hex"], side), side)
         land = [by_id[i] for i in ids if values.is_combat_unit(state, by_id[i])]
         if nation is not None and 2 * sum(u.nation == nation for u in land) < len(land):
-            return f"ETO-22.0: at least half the activated land units must be {nation}"
+            return Refusal("ETO-22.0", f"at least half the activated land units must be {nation}")
     return None
 
 
@@ -520,7 +521,7 @@ class ActivateOrder(OrderKind):
                 and key == "offensive/command":
             why = general_subset_why_not(state, order)
             if why:
-                raise IllegalOrder.cited(why, "ETO-22.2")
+                raise IllegalOrder.of(why, "ETO-22.2")
             return
         if order.get("mode") in ("stack", "minor") and "units" in order and not is_active(state) \
                 and key == "offensive/command":
@@ -530,7 +531,7 @@ class ActivateOrder(OrderKind):
                                    "offensive, 22.0; an offensive on the track is needed, 22.1-22.3)")
             why = _named_why_not(state, order, state.decision.side)
             if why:
-                raise IllegalOrder.cited(why, "ETO-22.0")
+                raise IllegalOrder.of(why, "ETO-22.0")
             return
         if order not in self.legal(state):
             if "unit" in order and is_active(state):

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -103,26 +103,26 @@ def pay(state: State, nation: str, amount: int, rule: str, what: str) -> None:
 
 
 def placement_ok(state: State, unit: Unit, label: str, *, resource_only: bool = False,
-                 ignore_zoc: bool = False) -> str | None:
+                 ignore_zoc: bool = False) -> Refusal | None:
     """ETO-37.6: a home-country hex in supply (to a permanent source) and not in enemy ZOC
     (``ignore_zoc``: 34.1's exception when every home hex is in enemy ZOC)."""
     hm = state.map
     if not hm.has_hex(label):
-        return f"ETO-37.6: no hex {label!r}"
+        return Refusal("ETO-37.6", f"no hex {label!r}")
     i = hm.index(label)
     ta = terrain_arrays(state)
     if not home_mask(state, unit.nation)[i] or not ta.land[i]:
-        return f"ETO-37.6: {label} is not in {unit.nation}'s home country"
+        return Refusal("ETO-37.6", f"{label} is not in {unit.nation}'s home country")
     if resource_only and not (ta.resource[i] or ta.city_resource[i]):
-        return f"ETO-37.6: units from the turn track enter in resource hexes; {label} is not one"
+        return Refusal("ETO-37.6", f"units from the turn track enter in resource hexes; {label} is not one")
     if control(state)[i] != SIDE_CODE[unit.side]:
-        return f"ETO-37.6: {label} is not friendly"
+        return Refusal("ETO-37.6", f"{label} is not friendly")
     if zoc(state, values.other(unit.side))[i] and not ignore_zoc:
-        return f"ETO-37.6: {label} is in enemy ZOC"
+        return Refusal("ETO-37.6", f"{label} is in enemy ZOC")
     if supply.reach(state, unit.nation, unit.side)[i] < 0:
-        return f"ETO-37.6: {label} cannot trace supply to a permanent source"
+        return Refusal("ETO-37.6", f"{label} cannot trace supply to a permanent source")
     if not stacking.fits(state, label, unit.side, [unit]):
-        return f"ETO-24.2: {label} cannot hold another unit"
+        return Refusal("ETO-24.2", f"{label} cannot hold another unit")
     return None
 
 
@@ -174,56 +174,56 @@ def partisan_country_occupied(state: State, nation: str, side: str) -> bool:
     return bool((partisan_home(state, nation) & (control(state) == enemy)).any())
 
 
-def partisan_build_why_not(state: State, unit: Unit) -> str | None:
+def partisan_build_why_not(state: State, unit: Unit) -> Refusal | None:
     """ETO-45.0-45.2: who may build a partisan, for which country, and how many."""
     if values.major_of(state, unit.nation) not in state.ruleset.tables["costs"]["free"]["partisan_builders"]:
-        return "ETO-45.2: only the Western Allies and the USSR build partisans"
+        return Refusal("ETO-45.2", "only the Western Allies and the USSR build partisans")
     cap = partisan_max(state, unit.nation)
     if cap is None:
-        return f"ETO-45.1: {unit.nation} is not a partisan country"
+        return Refusal("ETO-45.1", f"{unit.nation} is not a partisan country")
     if values.major_of(state, unit.nation) == "SU" and not soviet_at_war_with_germany(state):
-        return "ETO-45.2: the USSR cannot build partisans until after it goes to war with Germany"
+        return Refusal("ETO-45.2", "the USSR cannot build partisans until after it goes to war with Germany")
     if not partisan_country_occupied(state, unit.nation, unit.side):
-        return f"ETO-45.0: {unit.nation} is neither conquered nor partly occupied, so it has no partisans yet"
+        return Refusal("ETO-45.0", f"{unit.nation} is neither conquered nor partly occupied, so it has no partisans yet")
     if partisans_on_map(state, unit.nation) >= cap:
-        return f"ETO-45.1: {unit.nation} already has its maximum of {cap} partisans on the map"
+        return Refusal("ETO-45.1", f"{unit.nation} already has its maximum of {cap} partisans on the map")
     limit = partisan_limit(state)
     if track(state, "partisans_built") >= limit:
-        return (f"ETO-45.2: the limit of {limit} partisan(s) built per seasonal turn in {state.turn_label[:4]} "
-                f"is reached")
+        return Refusal("ETO-45.2", f"the limit of {limit} partisan(s) built per seasonal turn in {state.turn_label[:4]} "
+                                   f"is reached")
     return None
 
 
-def partisan_ok(state: State, unit: Unit, label: str) -> str | None:
+def partisan_ok(state: State, unit: Unit, label: str) -> Refusal | None:
     """ETO-37.6, 45.3: placed within the home country (need not be friendly), adjacent to but not
     in a home resource hex; neither the partisan hex nor that resource hex in enemy ZOC; not on or
     adjacent to an enemy airbase holding an air unit; not in a hex with units (45.6)."""
     hm = state.map
     if not hm.has_hex(label):
-        return f"ETO-37.6: no hex {label!r}"
+        return Refusal("ETO-37.6", f"no hex {label!r}")
     i = hm.index(label)
     ta = terrain_arrays(state)
     home = partisan_home(state, unit.nation)
     ez = zoc(state, values.other(unit.side))
     if not home[i] or not ta.land[i]:
-        return f"ETO-37.6: partisans are placed within their home country; {label} is outside it"
+        return Refusal("ETO-37.6", f"partisans are placed within their home country; {label} is outside it")
     if ta.resource[i] or ta.city_resource[i]:
-        return f"ETO-37.6: a partisan goes next to a resource hex, not in one ({label} is a resource hex)"
+        return Refusal("ETO-37.6", f"a partisan goes next to a resource hex, not in one ({label} is a resource hex)")
     if ez[i]:
-        return f"ETO-37.6: {label} is in enemy ZOC"
+        return Refusal("ETO-37.6", f"{label} is in enemy ZOC")
     if values.units_at(state, label):
-        return f"ETO-45.6: {label} is occupied"
+        return Refusal("ETO-45.6", f"{label} is occupied")
     res = [int(j) for j in hm.neighbors[i] if j >= 0 and (ta.resource[j] or ta.city_resource[j]) and home[j]]
     if not res:
-        return f"ETO-37.6: {label} is not adjacent to a home-country resource hex"
+        return Refusal("ETO-37.6", f"{label} is not adjacent to a home-country resource hex")
     if all(ez[j] for j in res):
-        return f"ETO-37.6: every home resource hex next to {label} is in enemy ZOC"
+        return Refusal("ETO-37.6", f"every home resource hex next to {label} is in enemy ZOC")
     air = set(state.ruleset.tables["costs"]["partisan_placement"]["air_classes"])
     near = {i, *(int(j) for j in hm.neighbors[i] if j >= 0)}
     for u in state.units_by_id.values():
         if u.side != unit.side and values.on_map(u) and values.unit_class(state, u) in air \
                 and hm.index(u.location) in near:
-            return f"ETO-37.6: {label} is on or next to an enemy airbase holding an air unit ({u.location})"
+            return Refusal("ETO-37.6", f"{label} is on or next to an enemy airbase holding an air unit ({u.location})")
     return None
 
 
@@ -261,23 +261,23 @@ def repair_cost(state: State) -> int:
 
 
 def repair_why_not(state: State, side: str, label: str, nation: str, *, cost: int | None = None,
-                   rule: str = "ETO-37.5", what: str = "") -> str | None:
+                   rule: str = "ETO-37.5", what: str = "") -> Refusal | None:
     """ETO-37.5: "A destroyed installation marker can be removed from any friendly hex, even one
     marked out of supply, for a cost of 2 EPs"; only majors pay (37.0), with positive EPs and no
     deficit spending (37.1, 37.8: the reserve may pay).  The 34.4 attempt shares these
     conditions with its own ``cost`` and ``rule``."""
     if label not in destroyed_installations(state):
-        return f"{rule}: there is no destroyed installation at {label!r}"
+        return Refusal(rule, f"there is no destroyed installation at {label!r}")
     i = state.map.index(label)
     if control(state)[i] != SIDE_CODE[side]:
-        return f"{rule}: {label} is not a friendly hex"
+        return Refusal(rule, f"{label} is not a friendly hex")
     if nation not in state.game.scenario.sides[side] or values.nation_kind(state, nation) != "major":
-        return f"ETO-37.0: only a major country of your side can pay for the repair, not {nation!r}"
+        return Refusal("ETO-37.0", f"only a major country of your side can pay for the repair, not {nation!r}")
     cost = repair_cost(state) if cost is None else cost
     if track(state, f"{nation}.eps") <= 0 and track(state, f"{nation}.reserve") <= 0:
-        return f"ETO-37.1: {nation} has no positive EPs"
+        return Refusal("ETO-37.1", f"{nation} has no positive EPs")
     if spendable(state, nation) < cost:
-        return f"ETO-37.1: {nation} cannot pay {cost} EPs{what} (no deficit spending)"
+        return Refusal("ETO-37.1", f"{nation} cannot pay {cost} EPs{what} (no deficit spending)")
     return None
 
 
@@ -316,21 +316,21 @@ class BuildOrder(OrderKind):
                     out.append(u)
         return out
 
-    def _why_not(self, state: State, unit: Unit, order: dict[str, Any]) -> str | None:
+    def _why_not(self, state: State, unit: Unit, order: dict[str, Any]) -> Refusal | None:
         depleted = bool(order.get("depleted", False))
         if depleted and not values.has_depleted_side(state, unit):
-            return "ETO-37.2: only units with a depleted side can be built depleted"
+            return Refusal("ETO-37.2", "only units with a depleted side can be built depleted")
         if unit.location == SIBERIA:
             if track(state, "SU.siberian_allowed") <= 0:
-                return "ETO-43.1: no Siberian transfers left this season"
+                return Refusal("ETO-43.1", "no Siberian transfers left this season")
             cost = 0
         else:
             cost = build_cost(state, unit, depleted)
             major = values.major_of(state, unit.nation)
             if track(state, f"{major}.eps") <= 0 and track(state, f"{major}.reserve") <= 0:
-                return f"ETO-37.1: {major} has no positive EPs"
+                return Refusal("ETO-37.1", f"{major} has no positive EPs")
             if spendable(state, major) < cost:
-                return f"ETO-37.1: {major} cannot pay {cost} EPs (no deficit spending)"
+                return Refusal("ETO-37.1", f"{major} cannot pay {cost} EPs (no deficit spending)")
         cls = values.unit_class(state, unit)
         if cls == "partisan":
             return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))
@@ -339,7 +339,7 @@ class BuildOrder(OrderKind):
         if delay(state, unit) == 0 or unit.location == SIBERIA:
             return placement_ok(state, unit, str(order.get("at", "")))
         if "at" in order:
-            return "ETO-37.2: this unit enters later from the turn track; give no 'at'"
+            return Refusal("ETO-37.2", "this unit enters later from the turn track; give no 'at'")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -383,12 +383,12 @@ class BuildOrder(OrderKind):
         if "repair" in order:
             why = repair_why_not(state, side, str(order["repair"]), str(order.get("nation", "")))
             if why:
-                raise IllegalOrder.cited(why, "ETO-37.5")
+                raise IllegalOrder.of(why, "ETO-37.5")
             return
         if "suez" in order:
             why = suez.why_not(state, side, order)
             if why:
-                raise IllegalOrder.cited(why, "ETO-37.7")
+                raise IllegalOrder.of(why, "ETO-37.7")
             return
         u = state.units_by_id.get(order.get("unit", ""))
         if u is None or u.side != side or u.location not in (FORCE_POOL, SIBERIA, suez.box(state)) \
@@ -396,7 +396,7 @@ class BuildOrder(OrderKind):
             raise IllegalOrder("ETO-37.1", f"{order.get('unit')!r} is not one of your units in the force pool")
         why = self._why_not(state, u, order)
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         if "repair" in order:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -110,17 +110,17 @@ def box_allows_hq(state: State, unit: Unit, box: str) -> bool:
     return box in row.get("boxes", []) and unit.type in row.get("box_types", [])
 
 
-def region_why_not(state: State, unit: Unit, label: str) -> str | None:
-    """ETO-23.5 in plain words, or None."""
+def region_why_not(state: State, unit: Unit, label: str) -> Refusal | None:
+    """ETO-23.5: why ``unit`` may not stand in ``label`` (a hex or an off-map box), or None."""
     if not state.map.has_hex(label):
         if box_allows_hq(state, unit, label):
             return None
-        return f"ETO-23.5: HQ {unit.id} may not be in the {label}; only the HQs 23.5 names may"
+        return Refusal("ETO-23.5", f"HQ {unit.id} may not be in the {label}; only the HQs 23.5 names may")
     mask = region_mask(state, unit)
     if mask is None or mask[state.map.index(label)]:
         return None
-    return (f"ETO-23.5: {unit.id} is restricted to French Morocco eastward to Lebanon-Syria, Iraq and "
-            f"Persia; {label} is outside")
+    return Refusal("ETO-23.5", f"{unit.id} is restricted to French Morocco eastward to Lebanon-Syria, Iraq and "
+                               f"Persia; {label} is outside")
 
 
 def in_radius(state: State, hq: Unit, label: str) -> bool:
@@ -183,7 +183,7 @@ class MoveHQOrder(OrderKind):
         else:
             why = Walker(state, hq, "hq").why_not([state.map.index(h) for h in path])
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
         bad = interval_violations(state, hq, path[-1])
         if bad:
             raise IllegalOrder("ETO-23.4", f"HQ {hid} may not end within {bad}")
@@ -245,26 +245,26 @@ class PlaceHQOrder(OrderKind):
                          and (values.unit_class(state, unit) == "hq" or u.nation == unit.nation)})
         return [h for h in labels if self._why_not(state, unit, h) is None and hm.has_hex(h)]
 
-    def _why_not(self, state: State, unit: Unit, at: str) -> str | None:
+    def _why_not(self, state: State, unit: Unit, at: str) -> Refusal | None:
         hm = state.map
         if not hm.has_hex(at):
-            return f"ETO-23.1: no hex {at!r}"
+            return Refusal("ETO-23.1", f"no hex {at!r}")
         i = hm.index(at)
         if control(state)[i] != SIDE_CODE[unit.side]:
-            return f"ETO-23.1: {at} is not a friendly hex"
+            return Refusal("ETO-23.1", f"{at} is not a friendly hex")
         friend = land_occupied_by(state, unit.side)[i]
         if zoc(state, values.other(unit.side))[i] and not friend:
-            return f"ETO-23.1: {at} is in enemy ZOC and holds no friendly unit"
+            return Refusal("ETO-23.1", f"{at} is in enemy ZOC and holds no friendly unit")
         if values.unit_class(state, unit) == "hq":
             bad = interval_violations(state, unit, at)
             if bad:
-                return f"ETO-23.4: {at} is within {bad}"
+                return Refusal("ETO-23.4", f"{at} is within {bad}")
             outside = region_why_not(state, unit, at)
             if outside:
                 return outside
         elif not any(u.nation == unit.nation and values.is_combat_unit(state, u)
                      for u in values.units_at(state, at, unit.side)):
-            return f"ETO-27.5: general {unit.id} must be placed with a land unit of his nation (authored)"
+            return Refusal("ETO-27.5", f"general {unit.id} must be placed with a land unit of his nation (authored)")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -281,7 +281,7 @@ class PlaceHQOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not an HQ or general of yours in the force pool")
         why = self._why_not(state, u, str(order.get("at", "")))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -283,6 +283,11 @@ def partisan_kill_mp(state: State, b: int) -> int:
     return int(row.get("partisan_kill_mp", 2) or 2)
 
 
+#: The rule of the order that walks in each mode (default ETO-24.0), cited when a path's hexes
+#: are not adjacent: an HQ move (23.2) or a breakthrough move (28.3).
+PATH_RULE = {"hq": "ETO-23.2", "bt": "ETO-28.3"}
+
+
 class Walker:
     """Everything about the board one unit's move needs, computed once."""
 
@@ -392,11 +397,11 @@ class Walker:
             out[b] = path[::-1]
         return out
 
-    def why_not(self, path: list[int]) -> str | None:
-        """None if the path is legal, else plain words."""
+    def why_not(self, path: list[int]) -> Refusal | None:
+        """None if the path is legal, else the rule that stops it and why."""
         return self.walk(path)[0]
 
-    def walk(self, path: list[int]) -> tuple[str | None, int, bool, int]:
+    def walk(self, path: list[int]) -> tuple[Refusal | None, int, bool, int]:
         """``(why_not, ZOC state, touched bad weather, MPs spent)`` after following ``path``."""
         z, bad = self.initial()
         a = self.start
@@ -404,36 +409,37 @@ class Walker:
         for k, b in enumerate(path, start=1):
             dirs = np.nonzero(self.hm.neighbors[a] == b)[0]
             if dirs.size == 0:
-                return f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent", z, bad, n
+                rule = PATH_RULE.get(self.mode, "ETO-24.0")
+                return Refusal(rule, f"{self.hm.label(a)} and {self.hm.label(b)} are not adjacent"), z, bad, n
             d = int(dirs[0])
             n += 1 + self.extra(b)
             hunting = self.hunt is not None and self.hunt[b]
             if hunting and k < len(path):
-                return (f"ETO-45.5: {self.unit.id} must stop in {self.hm.label(b)} to destroy the partisan "
-                        "there"), z, bad, n
+                return Refusal("ETO-45.5", f"{self.unit.id} must stop in {self.hm.label(b)} to destroy the "
+                               "partisan there"), z, bad, n
             if self.enemy[b] and not hunting:
-                return f"ETO-24.0: {self.hm.label(b)} holds enemy units", z, bad, n
+                return Refusal("ETO-24.0", f"{self.hm.label(b)} holds enemy units"), z, bad, n
             if values.unit_class(self.state, self.unit) == "hq":
                 from workbench.rulesets.eto.hq import region_why_not
                 outside = region_why_not(self.state, self.unit, self.hm.label(b))
                 if outside:
                     return outside, z, bad, n
             if not can_enter_basic(self.state, self.unit, a, d, b) and not hunting:
-                return (f"ETO-24.1: {self.unit.id} cannot enter {self.hm.label(b)} from {self.hm.label(a)}: "
-                        f"{entry_barrier(self.state, self.unit, a, d, b)}"), z, bad, n
+                return Refusal("ETO-24.1", f"{self.unit.id} cannot enter {self.hm.label(b)} from "
+                               f"{self.hm.label(a)}: {entry_barrier(self.state, self.unit, a, d, b)}"), z, bad, n
             res = self.step(a, d, b, z, bad)
             if res is None:
                 rule = "ETO-23.2" if self.spec.zoc_rule == "hq" else "ETO-30.1" if self.spec.zoc_rule == "general" else \
                     ("ETO-25.3" if self.spec.zoc_rule == "armor" else "ETO-25.2")
                 if self.spec.no_mud and self.cond[b] != FAIR:
                     rule = "ETO-1.2"
-                return (f"{rule}: {self.unit.id} may not move on into {self.hm.label(b)} "
-                        "(enemy ZOC or weather)"), z, bad, n
+                return Refusal(rule, f"{self.unit.id} may not move on into {self.hm.label(b)} "
+                               "(enemy ZOC or weather)"), z, bad, n
             z, bad = res
             if n > self.limit(bad):
-                return (f"ETO-24.0: {self.unit.id} may move {self.limit(bad)} hexes now "
-                        f"(weather 1.2-1.3, supply 33.1); the path costs {n}"
-                        + (" (2 or 3 MPs to destroy a partisan, 45.5)" if hunting else "")), z, bad, n
+                return Refusal("ETO-24.0", f"{self.unit.id} may move {self.limit(bad)} hexes now "
+                               f"(weather 1.2-1.3, supply 33.1); the path costs {n}"
+                               + (" (2 or 3 MPs to destroy a partisan, 45.5)" if hunting else "")), z, bad, n
             a = b
         return None, z, bad, n
 
@@ -459,24 +465,24 @@ def box_edges(state: State, name: str, side: str) -> list[int]:
     return out
 
 
-def box_user_why_not(state: State, unit: Unit, name: str) -> str | None:
+def box_user_why_not(state: State, unit: Unit, name: str) -> Refusal | None:
     """ETO-24.1 / 23.5: may this unit use the transit box at all?  Land units of the box's
     nations and classes; HQs only of the types 23.5 allows there (``hq_regions.toml``)."""
     row = transit_box(state, name)
     if row is None:
-        return f"ETO-24.1: {name!r} is not a transit box land units can use"
+        return Refusal("ETO-24.1", f"{name!r} is not a transit box land units can use")
     if values.unit_class(state, unit) == "hq":
         from workbench.rulesets.eto.hq import box_allows_hq
         if box_allows_hq(state, unit, name):
             return None
-        return f"ETO-23.5: HQ {unit.id} may not be in the {name}; only the HQs 23.5 names may"
+        return Refusal("ETO-23.5", f"HQ {unit.id} may not be in the {name}; only the HQs 23.5 names may")
     if unit.nation not in row.get("nations", []) or values.unit_class(state, unit) not in row.get("classes", []):
-        return (f"ETO-24.1: only {', '.join(row.get('nations', []))} land units may use the {name}, "
-                f"not {unit.id}")
+        return Refusal("ETO-24.1", f"only {', '.join(row.get('nations', []))} land units may use the {name}, "
+                                   f"not {unit.id}")
     return None
 
 
-def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> str | None:
+def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> Refusal | None:
     """ETO-24.1: a move out of a transit box (the path starts with a friendly map-edge hex the
     box links to, costing the box's MPs, then goes on as usual) or into one (the path walks to
     such an edge hex, or starts on one, and ends with the box's name; the unit must still be free
@@ -485,13 +491,13 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
     src = unit.location if transit_box(state, unit.location) else None
     dst = path[-1] if path and isinstance(path[-1], str) and transit_box(state, path[-1]) else None
     if src and dst:
-        return f"ETO-24.1: {unit.id} is already in the {src}; it moves out onto a map-edge hex"
+        return Refusal("ETO-24.1", f"{unit.id} is already in the {src}; it moves out onto a map-edge hex")
     name = src or dst
     if name is None:
         return None
     if mode not in ("movement", "offensive", "hq"):
-        return ("ETO-24.1: units use the transit box only in the Movement phase or when activated for an "
-                "offensive, not in breakthrough or exploitation moves")
+        return Refusal("ETO-24.1", "units use the transit box only in the Movement phase or when activated for an "
+                                   "offensive, not in breakthrough or exploitation moves")
     why = box_user_why_not(state, unit, name)
     if why:
         return why
@@ -499,18 +505,18 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
     mp = int(row.get("mp", 1))
     hexes = path if src else path[:-1]
     if not all(isinstance(h, str) and hm.has_hex(h) for h in hexes):
-        return "ETO-24.0: a move needs a path: the list of hex labels entered (and a transit box at an end)"
+        return Refusal("ETO-24.0", "a move needs a path: the list of hex labels entered (and a transit box at an end)")
     links = [h for h in hm.boxes[name].links if hm.has_hex(h)]
     edges = box_edges(state, name, unit.side)
     if src:
         if not hexes:
-            return f"ETO-24.1: a move out of the {name} needs the map-edge hex it enters"
+            return Refusal("ETO-24.1", f"a move out of the {name} needs the map-edge hex it enters")
         first = hexes[0]
         if first not in links:
-            return f"ETO-24.1: {first} is not one of the {name}'s map-edge hexes ({', '.join(links)})"
+            return Refusal("ETO-24.1", f"{first} is not one of the {name}'s map-edge hexes ({', '.join(links)})")
         e = hm.index(first)
         if e not in edges:
-            return f"ETO-24.1: {first} is not a friendly map-edge hex free of enemy units"
+            return Refusal("ETO-24.1", f"{first} is not a friendly map-edge hex free of enemy units")
         outside = None
         if values.unit_class(state, unit) == "hq":
             from workbench.rulesets.eto.hq import region_why_not
@@ -518,13 +524,13 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
         if outside:
             return outside
         if not enter_arrays(state, unit)[0][e]:
-            return f"ETO-24.1: {unit.id} cannot enter {first}: the hex is closed to this unit"
+            return Refusal("ETO-24.1", f"{unit.id} cannot enter {first}: the hex is closed to this unit")
         w = Walker(state, unit, mode, origin=e, spent=mp)
         if w.spec.zoc_rule in ("hq", "general") and w.ez[e] and not w.friend_land[e]:
             rule = "ETO-23.2" if w.spec.zoc_rule == "hq" else "ETO-30.1"
-            return f"{rule}: {unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit"
+            return Refusal(rule, f"{unit.id} may not enter {first}: it is in enemy ZOC with no friendly land unit")
         if mp > w.limit(w.initial()[1]):
-            return f"ETO-24.0: {unit.id} has fewer than the {mp} MPs the {name} costs"
+            return Refusal("ETO-24.0", f"{unit.id} has fewer than the {mp} MPs the {name} costs")
         return w.why_not([hm.index(h) for h in hexes[1:]])
     w = Walker(state, unit, mode)
     why, z, bad, n = w.walk([hm.index(h) for h in hexes])
@@ -532,16 +538,16 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> st
         return why
     last = hexes[-1] if hexes else unit.location
     if last not in links:
-        return (f"ETO-24.1: {unit.id} enters the {name} only from one of its map-edge hexes "
-                f"({', '.join(links)}), not from {last}")
+        return Refusal("ETO-24.1", f"{unit.id} enters the {name} only from one of its map-edge hexes "
+                                   f"({', '.join(links)}), not from {last}")
     if hm.index(last) not in edges:
-        return f"ETO-24.1: {last} is not a friendly map-edge hex free of enemy units"
+        return Refusal("ETO-24.1", f"{last} is not a friendly map-edge hex free of enemy units")
     if z in (STOP, FOREST_SLIP):
         rule = "ETO-25.3" if w.spec.zoc_rule == "armor" else "ETO-25.2"
-        return f"{rule}: {unit.id} entered enemy ZOC at {last} and must stop there"
+        return Refusal(rule, f"{unit.id} entered enemy ZOC at {last} and must stop there")
     if n + mp > w.limit(bad):
-        return (f"ETO-24.0: {unit.id} may move {w.limit(bad)} now; reaching the {name} costs {n + mp} "
-                f"({mp} for the box itself)")
+        return Refusal("ETO-24.0", f"{unit.id} may move {w.limit(bad)} now; reaching the {name} costs {n + mp} "
+                                   f"({mp} for the box itself)")
     return None
 
 
@@ -714,12 +720,11 @@ class MoveOrder(OrderKind):
             raise IllegalOrder("ETO-24.3", f"{uid} may not move now: generals cannot move during offensives "
                                "except to accompany land units they are stacked with")
         if unit not in self.movers(state):
-            why = {"movement": "ETO-30.0: only units not activated for an offensive move now, once each",
-                   "offensive": "ETO-24.0: only activated land units that have not moved this step "
-                                "(and did not break through, 28.4) move now",
-                   "exploit": "ETO-29.1: only eligible armor stacked with a general exploits, "
-                              "before any exploitation attack"}[mode]
-            rule, text = why.split(": ", 1)
+            rule, text = {"movement": ("ETO-30.0", "only units not activated for an offensive move now, once each"),
+                          "offensive": ("ETO-24.0", "only activated land units that have not moved this step "
+                                                    "(and did not break through, 28.4) move now"),
+                          "exploit": ("ETO-29.1", "only eligible armor stacked with a general exploits, "
+                                                  "before any exploitation attack")}[mode]
             raise IllegalOrder(rule, f"{uid} may not move now: {text}")
         if not isinstance(path, list) or not path:
             raise IllegalOrder(self.rule, "a move needs a path: the list of hex labels entered")
@@ -730,7 +735,7 @@ class MoveOrder(OrderKind):
         else:
             why = self.walker(state, unit).why_not([state.map.index(h) for h in path])
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
         dest = path[-1]
         on_map_dest = state.map.has_hex(dest)
         if on_map_dest and stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -100,53 +100,53 @@ def pending(state: State) -> list[dict[str, Any]]:
     return state.markers.setdefault("paradrops", [])
 
 
-def unit_why_not(state: State, side: str, u: Unit) -> str | None:
+def unit_why_not(state: State, side: str, u: Unit) -> Refusal | None:
     """ETO-19.1/19.4: why this unit may not paradrop now, or None."""
     if u.side != side or not values.on_map(u):
-        return f"ETO-19.1: {u.id} is not a {side} unit on the map"
+        return Refusal("ETO-19.1", f"{u.id} is not a {side} unit on the map")
     if values.unit_class(state, u) != "paratroop":
-        return f"ETO-19.0: {u.id} is not a paratroop unit; only paratroops paradrop"
+        return Refusal("ETO-19.0", f"{u.id} is not a paratroop unit; only paratroops paradrop")
     if land_only(state):
-        return "ETO-19.0: this scenario is land only (special rule land_only): no paradrops"
+        return Refusal("ETO-19.0", "this scenario is land only (special rule land_only): no paradrops")
     if u.reduced:
-        return f"ETO-19.4: {u.id} is depleted, and a depleted paratroop unit cannot make a paradrop"
+        return Refusal("ETO-19.4", f"{u.id} is depleted, and a depleted paratroop unit cannot make a paradrop")
     if dropped_this_turn(state, u) or u.props.get("moved") or any(p["unit"] == u.id for p in pending(state)):
-        return f"ETO-19.4: {u.id} has already moved or dropped this turn"
+        return Refusal("ETO-19.4", f"{u.id} has already moved or dropped this turn")
     if not airbases(state, side)[state.map.index(u.location)]:
-        return f"ETO-19.1: {u.id} is not on a friendly airbase ({u.location} is no friendly city, resource hex, " \
-               "fortress or airfield)"
+        return Refusal("ETO-19.1", f"{u.id} is not on a friendly airbase ({u.location} is no friendly city, resource hex, "
+                                   "fortress or airfield)")
     major = values.major_of(state, u.nation)
     if atps_left(state, major) <= 0:
-        return f"ETO-19.1: {major} has no ATP that has not flown this turn ({atps(state, major)} in all)"
+        return Refusal("ETO-19.1", f"{major} has no ATP that has not flown this turn ({atps(state, major)} in all)")
     if not supply.traces(state, u):
-        return f"ETO-19.1: {u.id} is out of supply, and a paratroop must be in supply to paradrop"
+        return Refusal("ETO-19.1", f"{u.id} is out of supply, and a paratroop must be in supply to paradrop")
     return None
 
 
-def target_why_not(state: State, side: str, u: Unit, target: str) -> str | None:
+def target_why_not(state: State, side: str, u: Unit, target: str) -> Refusal | None:
     """ETO-19.1-19.3: why ``u`` may not drop on ``target`` in this attack sequence, or None."""
     hm = state.map
     if not isinstance(target, str) or not hm.has_hex(target):
-        return f"ETO-19.2: no hex {target!r}"
+        return Refusal("ETO-19.2", f"no hex {target!r}")
     dist = hm.distance(u.location, target)
     if dist > flight_range(state):
-        return f"ETO-19.2: {target} is {dist} hexes from {u.location}; the ATP flies as a bomber with " \
-               f"range {flight_range(state)}"
+        return Refusal("ETO-19.2", f"{target} is {dist} hexes from {u.location}; the ATP flies as a bomber with "
+                                   f"range {flight_range(state)}")
     enemy = values.other(side)
     if not [o for o in values.units_at(state, target, enemy) if values.is_land_unit(state, o)]:
-        return f"ETO-19.2: {target} holds no enemy land unit; the drop is made in the hex under attack " \
-               "(drops on vacant hexes, 19.3, are not part of the land core)"
+        return Refusal("ETO-19.2", f"{target} holds no enemy land unit; the drop is made in the hex under attack "
+                                   "(drops on vacant hexes, 19.3, are not part of the land core)")
     mode = combat.current_mode(state)
     desig = [d for d in combat.designations(state) if d["target"] == target]
     if mode == "breakthrough":
         if not desig:
-            return f"ETO-28.7: in the breakthrough step paratroops may only aid the breakthrough attack, " \
-                   f"not an attack on {target}"
+            return Refusal("ETO-28.7", "in the breakthrough step paratroops may only aid the breakthrough attack, "
+                                       f"not an attack on {target}")
         return None
     other_targets = {p["target"] for p in pending(state)} - {target}
     if target not in {p["target"] for p in pending(state)} and \
             command.attacks_left(state, mode) - len(other_targets) <= 0:
-        return f"ETO-22.1: this offensive may attack no more hexes in the {mode} step"
+        return Refusal("ETO-22.1", f"this offensive may attack no more hexes in the {mode} step")
     why = combat.target_why_not(state, side, target, [], mode)
     if why:
         return why
@@ -155,11 +155,11 @@ def target_why_not(state: State, side: str, u: Unit, target: str) -> str | None:
         from workbench.rulesets.eto.hq import in_radius
 
         if not any(in_radius(state, state.unit(h), target) for h in off["hqs"]):
-            return f"ETO-19.1: {target} is outside the command radius of every activated HQ"
+            return Refusal("ETO-19.1", f"{target} is outside the command radius of every activated HQ")
     elif off.get("mode") != "general":  # general: 22.2 adjacency is checked by combat.target_why_not
         stacks = {state.unit(a).location for a in off.get("units", []) if values.on_map(state.unit(a))}
         if not any(hm.distance(s, target) == 1 for s in stacks):
-            return f"ETO-19.1: {target} is not adjacent to the stack activated for the offensive"
+            return Refusal("ETO-19.1", f"{target} is not adjacent to the stack activated for the offensive")
     return None
 
 
@@ -221,7 +221,7 @@ class ParadropOrder(OrderKind):
             raise IllegalOrder(self.rule, f"there is no unit {uid!r}")
         why = unit_why_not(state, side, u) or target_why_not(state, side, u, order.get("target"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -385,7 +385,7 @@ class RailOrder(OrderKind):
             raise IllegalOrder("ETO-24.2", f"{dest} cannot hold {uid}")
         outside = region_why_not(state, u, dest)
         if outside:
-            raise IllegalOrder.cited(outside, "ETO-23.5")
+            raise IllegalOrder.of(outside, "ETO-23.5")
         gid = order.get("general")
         if gid is not None and gid not in {g.id for g in generals_with(state, u)}:
             raise IllegalOrder("ETO-31.1", f"{gid} is not a general stacked with {uid}")
@@ -409,7 +409,7 @@ class RailOrder(OrderKind):
             raise IllegalOrder("ETO-23.4", f"HQ {hid} may not stand at {dest}: it is within {bad}")
         outside = region_why_not(state, hq, dest)
         if outside:
-            raise IllegalOrder.cited(outside, "ETO-23.5")
+            raise IllegalOrder.of(outside, "ETO-23.5")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import construction
@@ -37,14 +37,14 @@ def succeeds(state: State, die: int) -> bool:
     return lo <= die <= hi
 
 
-def why_not(state: State, side: str, label: str, nation: str) -> str | None:
+def why_not(state: State, side: str, label: str, nation: str) -> Refusal | None:
     """The 37.5 conditions (friendly hex, a major pays, no deficit) with the 34.4 price, once a turn."""
     why = construction.repair_why_not(state, side, label, nation, cost=attempt_cost(state), rule="ETO-34.4",
                                       what=" for a repair attempt")
     if why:
         return why
     if state.markers.get(ATTEMPTS, {}).get(label) == state.turn_label:
-        return f"ETO-34.4: the installation at {label} has already had its repair attempt this turn"
+        return Refusal("ETO-34.4", f"the installation at {label} has already had its repair attempt this turn")
     return None
 
 
@@ -67,7 +67,7 @@ class RepairAttemptOrder(OrderKind):
         label, nation = str(order.get("hex", "")), str(order.get("nation", ""))
         why = why_not(state, state.decision.side, label, nation)
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side, label, nation = state.decision.side, order["hex"], order["nation"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -79,14 +79,14 @@ class ReplenishOrder(OrderKind):
     kind = "rebuild"
     rule = "ETO-34.1"
 
-    def _why_not(self, state: State, u: Unit, at: str) -> str | None:
+    def _why_not(self, state: State, u: Unit, at: str) -> Refusal | None:
         cost, _free = cost_of(state, u)
         if cost < 0:
-            return "ETO-34.1: major nation EPs cannot rebuild minor partner units (no free rebuild left)"
+            return Refusal("ETO-34.1", "major nation EPs cannot rebuild minor partner units (no free rebuild left)")
         if cost and spendable(state, u.nation) < cost:
-            return f"ETO-34.1: {u.nation} cannot pay {cost} EPs"
+            return Refusal("ETO-34.1", f"{u.nation} cannot pay {cost} EPs")
         why = placement_ok(state, u, at)
-        if why and "enemy ZOC" in why:
+        if why and "enemy ZOC" in why.why:
             home = home_mask(state, u.nation)
             from workbench.rulesets.eto.zoc import zoc
             if (home & ~zoc(state, values.other(u.side))).any():
@@ -113,7 +113,7 @@ class ReplenishOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not one of your units in the Replenishment box")
         why = self._why_not(state, u, str(order.get("at", "")))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

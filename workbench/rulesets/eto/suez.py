@@ -22,6 +22,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
@@ -130,49 +131,52 @@ def check(state: State) -> None:
                units=[u.id for u in inside])
 
 
-def placement_ok(state: State, unit: Unit, label: str) -> str | None:
+def placement_ok(state: State, unit: Unit, label: str) -> Refusal | None:
     """ETO-37.7, 37.6: a unit built from the box enters at Cairo or Mosul, one not friendly to
     the Axis; "Enemy ZOC does not affect this placement" (nor home country or supply)."""
     entries = entry_hexes(state)
     names = " or ".join(table(state)["entry_cities"])
     if label not in entries:
-        return f"ETO-37.7: a unit built from the Suez Adds box enters at {names} ({', '.join(entries)}), not {label!r}"
+        return Refusal("ETO-37.7", f"a unit built from the Suez Adds box enters at {names} "
+                                   f"({', '.join(entries)}), not {label!r}")
     if control(state)[state.map.index(label)] == SIDE_CODE["axis"]:
-        return f"ETO-37.7: {label} is friendly to the Axis"
+        return Refusal("ETO-37.7", f"{label} is friendly to the Axis")
     if not stacking.fits(state, label, unit.side, [unit]):
-        return f"ETO-24.2: {label} cannot hold another unit"
+        return Refusal("ETO-24.2", f"{label} cannot hold another unit")
     return None
 
 
-def why_not(state: State, side: str, order: dict[str, Any]) -> str | None:
+def why_not(state: State, side: str, order: dict[str, Any]) -> Refusal | None:
     """ETO-37.7: may this unit move to ("box") or from ("pool") the Suez Adds box now?"""
     u = state.units_by_id.get(str(order.get("unit", "")))
     where = order.get("suez")
     if u is None or u.side != side:
-        return f"ETO-37.7: {order.get('unit')!r} is not one of your units"
+        return Refusal("ETO-37.7", f"{order.get('unit')!r} is not one of your units")
     if not eligible_unit(state, u):
-        return f"ETO-37.7: only British infantry may use the Suez Adds box, not {u.id} ({u.nation} {u.type})"
+        return Refusal("ETO-37.7", f"only British infantry may use the Suez Adds box, not {u.id} ({u.nation} {u.type})")
     winter = state.turn_label.endswith("winter")
     if where == "box":
         if u.location != FORCE_POOL:
-            return f"ETO-37.7: {u.id} is not in the force pool"
+            return Refusal("ETO-37.7", f"{u.id} is not in the force pool")
         if closed(state):
-            return "ETO-37.7: Cairo and Mosul are both friendly to the Axis; the Suez Adds box is closed"
+            return Refusal("ETO-37.7", "Cairo and Mosul are both friendly to the Axis; the Suez Adds box is closed")
         if u.props.get(ELIGIBLE):
             return None
         if winter and u.props.get(ADDED) == state.turn_label:
             if track(state, ALLOWED) <= 0:
-                return "ETO-37.7: no more than one half of this winter's British infantry additions may go to the box"
+                return Refusal("ETO-37.7", "no more than one half of this winter's British infantry additions "
+                                           "may go to the box")
             return None
-        return (f"ETO-37.7: {u.id} was not eliminated in Africa, Asia, on a Mediterranean island or within "
-                f"{table(state)['port_hexes']} hexes of a Mediterranean port, nor added to the pool this winter")
+        return Refusal("ETO-37.7", f"{u.id} was not eliminated in Africa, Asia, on a Mediterranean island or "
+                                   f"within {table(state)['port_hexes']} hexes of a Mediterranean port, nor added "
+                                   "to the pool this winter")
     if where == "pool":
         if u.location != box(state):
-            return f"ETO-37.7: {u.id} is not in the Suez Adds box"
+            return Refusal("ETO-37.7", f"{u.id} is not in the Suez Adds box")
         if not winter:
-            return "ETO-37.7: units move from the Suez Adds box to the force pool only in winter seasonal turns"
+            return Refusal("ETO-37.7", "units move from the Suez Adds box to the force pool only in winter seasonal turns")
         return None
-    return f"ETO-37.7: 'suez' is 'box' or 'pool', not {where!r}"
+    return Refusal("ETO-37.7", f"'suez' is 'box' or 'pool', not {where!r}")
 
 
 def move(state: State, u: Unit, where: str) -> None:

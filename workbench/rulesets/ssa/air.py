@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -134,7 +134,7 @@ def flight_distances(state: State, i: int) -> np.ndarray:
     return d
 
 
-def range_refusal(state: State, u: Unit, to: str, limit: int, rule: str, what: str) -> str | None:
+def range_refusal(state: State, u: Unit, to: str, limit: int, rule: str, what: str) -> Refusal | None:
     """Why ``to`` is out of a flight of at most ``limit`` hexes (citing SSA-18.11a when only the
     neutral detour makes it too far), or ``None``."""
     hm = state.map
@@ -145,9 +145,10 @@ def range_refusal(state: State, u: Unit, to: str, limit: int, rule: str, what: s
     straight = int(distances(state, i)[j])
     if straight <= limit:
         around = "no way round" if d >= UNREACHABLE else f"the way round is {d} hexes"
-        return (f"SSA-18.11a: air units may cross a neutral country only over its coastal and border "
-                f"hexes; {to} is {straight} hexes from {u.location} but {around} ({what} {limit})")
-    return f"{rule}: {to} is {straight} hexes from {u.location}; {what} {limit}"
+        return Refusal("SSA-18.11a", "air units may cross a neutral country only over its coastal and border "
+                                     f"hexes; {to} is {straight} hexes from {u.location} but {around} "
+                                     f"({what} {limit})")
+    return Refusal(rule, f"{to} is {straight} hexes from {u.location}; {what} {limit}")
 
 
 def air_tables(state: State) -> dict[str, Any]:
@@ -301,27 +302,27 @@ def carriers_at(state: State, side: str, label: str) -> list[Unit]:
                    and u.location == label), key=lambda u: u.id)
 
 
-def base_refusal(state: State, u: Unit, label: str, carrier: str | None = None) -> str | None:
+def base_refusal(state: State, u: Unit, label: str, carrier: str | None = None) -> Refusal | None:
     """Why ``u`` may not be based in ``label`` (or on carrier ``carrier``) now, or None."""
     hm = state.map
     if not isinstance(label, str) or not hm.has_hex(label):
-        return f"SSA-6.3: {label!r} is not a hex of the map"
+        return Refusal("SSA-6.3", f"{label!r} is not a hex of the map")
     if carrier is not None:
         c = state.units_by_id.get(carrier) if isinstance(carrier, str) else None
         if c is None or c.side != u.side or c.type != "carrier_fleet" or c.location != label:
-            return f"SSA-6.3d: there is no friendly carrier fleet {carrier!r} in {label}"
+            return Refusal("SSA-6.3d", f"there is no friendly carrier fleet {carrier!r} in {label}")
         if not carrier_qualified(state, u):
-            return f"SSA-6.3d: {u.id} is not a carrier-qualified fighter or tactical/jet bomber"
+            return Refusal("SSA-6.3d", f"{u.id} is not a carrier-qualified fighter or tactical/jet bomber")
         if carrier_room(state, c, exclude=u) <= 0:
-            return f"SSA-6.3d: {c.id} already bases {'one air unit' if c.reduced else 'two air units'}"
+            return Refusal("SSA-6.3d", f"{c.id} already bases {'one air unit' if c.reduced else 'two air units'}")
         return None
     i = hm.index(label)
     cap = int(land_base_capacity(state, u.side)[i])
     if cap <= 0:
-        return (f"SSA-6.3a: {label} is not a friendly airbase (a friendly city, or a supplied clear, desert, "
-                "forestation, rough or transportation-line hex)")
+        return Refusal("SSA-6.3a", f"{label} is not a friendly airbase (a friendly city, or a supplied clear, desert, "
+                                   "forestation, rough or transportation-line hex)")
     if int(land_occupancy(state, u.side, exclude=u)[i]) >= cap:
-        return f"SSA-6.3a: the airbase in {label} is full ({cap} air unit{'s' if cap > 1 else ''})"
+        return Refusal("SSA-6.3a", f"the airbase in {label} is full ({cap} air unit{'s' if cap > 1 else ''})")
     return None
 
 
@@ -397,13 +398,13 @@ def over_hex(state: State, side: str, label: str) -> int:
                if u.side == side and flying(u) and u.location == label)
 
 
-def mission_refusal(state: State, u: Unit, mission: str) -> str | None:
+def mission_refusal(state: State, u: Unit, mission: str) -> Refusal | None:
     """Whether the unit's type may fly the mission at all."""
     cargo = bool(values.value(state, u, "cargo", False))
     if mission == "air_supply" and not cargo:
-        return "SSA-10.1h: only air cargo units fly air supply"
+        return Refusal("SSA-10.1h", "only air cargo units fly air supply")
     if mission in COMBAT_MISSIONS[:-1] and (cargo or float(values.value(state, u, "bombardment", 0) or 0) <= 0):
-        return f"SSA-12.G: {u.id} has no bombardment strength for a {mission.replace('_', ' ')} mission"
+        return Refusal("SSA-12.G", f"{u.id} has no bombardment strength for a {mission.replace('_', ' ')} mission")
     return None
 
 
@@ -424,28 +425,28 @@ class FlyOrder(OrderKind):
         return [u for u in state.units_by_id.values()
                 if u.side == side and grounded(state, u) and not frozen(state, u) and not u.props.get("carried")]
 
-    def _why_not(self, state: State, u: Unit, to: Any, mission: Any, carrier: Any = None) -> str | None:
+    def _why_not(self, state: State, u: Unit, to: Any, mission: Any, carrier: Any = None) -> Refusal | None:
         hm = state.map
         key = _step_key(state)
         if mission not in MISSIONS:
-            return f"SSA-12.G: the mission must be one of {', '.join(MISSIONS)}"
+            return Refusal("SSA-12.G", f"the mission must be one of {', '.join(MISSIONS)}")
         if not isinstance(to, str) or not hm.has_hex(to):
-            return f"SSA-6.0: {to!r} is not a hex of the map"
+            return Refusal("SSA-6.0", f"{to!r} is not a hex of the map")
         rng = air_range(state, u)
         if mission == "transfer":
             if u.props.get("flown"):
-                return f"SSA-6.6: {u.id} flew a mission this turn and may not transfer"
+                return Refusal("SSA-6.6", f"{u.id} flew a mission this turn and may not transfer")
             if to == u.location and carrier == u.props.get("carrier"):
-                return f"SSA-6.6: {u.id} is already based there"
+                return Refusal("SSA-6.6", f"{u.id} is already based there")
             mult = int(air_tables(state)["movement"]["transfer_leg_multiplier"])
             why = range_refusal(state, u, to, mult * rng, "SSA-6.6", f"a transfer leg may be at most {mult} x range =")
             return why or base_refusal(state, u, to, carrier)
         if key != INITIAL:
-            return "SSA-6.4: air missions fly out only in the Initial Movement phase"
+            return Refusal("SSA-6.4", "air missions fly out only in the Initial Movement phase")
         if u.props.get("flown") or u.props.get("transferred"):
-            return f"SSA-6.6: {u.id} already flew (a mission or a transfer) this turn"
+            return Refusal("SSA-6.6", f"{u.id} already flew (a mission or a transfer) this turn")
         if not base_supplied(state, u):
-            return f"SSA-6.3b: {u.id} is on an out-of-supply base and may only transfer"
+            return Refusal("SSA-6.3b", f"{u.id} is on an out-of-supply base and may only transfer")
         why = mission_refusal(state, u, mission)
         if why:
             return why
@@ -453,10 +454,10 @@ class FlyOrder(OrderKind):
         if why:
             return why
         if not mission_targets(state, u.side, mission)[hm.index(to)]:
-            return f"SSA-12.G: {to} holds no target for a {mission.replace('_', ' ')} mission"
+            return Refusal("SSA-12.G", f"{to} holds no target for a {mission.replace('_', ' ')} mission")
         limit = int(air_tables(state)["basing"]["max_in_air_over_hex"])
         if over_hex(state, u.side, to) >= limit:
-            return f"SSA-9.2b: at most {limit} friendly air units may be in the air over {to}"
+            return Refusal("SSA-9.2b", f"at most {limit} friendly air units may be in the air over {to}")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -503,7 +504,7 @@ class FlyOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your air units on the ground that may fly now")
         why = self._why_not(state, u, order.get("to"), order.get("mission"), order.get("carrier"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
@@ -538,10 +539,10 @@ class LandOrder(OrderKind):
         return [u for u in state.units_by_id.values()
                 if u.side == side and is_air(state, u) and flying(u) and not u.props.get("intercepting")]
 
-    def _why_not(self, state: State, u: Unit, to: Any, carrier: Any) -> str | None:
+    def _why_not(self, state: State, u: Unit, to: Any, carrier: Any) -> Refusal | None:
         hm = state.map
         if not isinstance(to, str) or not hm.has_hex(to):
-            return f"SSA-6.4: {to!r} is not a hex of the map"
+            return Refusal("SSA-6.4", f"{to!r} is not a hex of the map")
         why = range_refusal(state, u, to, air_range(state, u), "SSA-6.2", "the way back may be at most the range")
         return why or base_refusal(state, u, to, carrier)
 
@@ -575,7 +576,7 @@ class LandOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your air units in the air")
         why = self._why_not(state, u, order.get("to"), order.get("carrier"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -101,29 +101,30 @@ class _AirAttack(OrderKind):
                 out.append({"kind": self.kind, "units": ids, "target": target})
         return out
 
-    def _why_not(self, state: State, side: str, ids: Any, target: Any) -> str | None:
+    def _why_not(self, state: State, side: str, ids: Any, target: Any) -> Refusal | None:
         if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not isinstance(target, str):
-            return f"{self.rule}: name the attacking air units and the target hex"
+            return Refusal(self.rule, "name the attacking air units and the target hex")
         groups = ready(state, side, self.missions)
         missions = {m for (t, m), us in groups.items() if t == target and set(ids) & set(us)}
         pool = {u for (t, m), us in groups.items() if t == target for u in us}
         if not set(ids) <= pool:
-            return (f"{self.rule}: every unit must be in the air over {target} on a "
-                    f"{' or '.join(m.replace('_', ' ') for m in self.missions)} mission and not have attacked yet")
+            return Refusal(self.rule, f"every unit must be in the air over {target} on a "
+                                      f"{' or '.join(m.replace('_', ' ') for m in self.missions)} mission "
+                                      "and not have attacked yet")
         if len(missions) != 1:
-            return f"{self.rule}: the units must fly the same mission"
+            return Refusal(self.rule, "the units must fly the same mission")
         mission = missions.pop()
         if mission in INTERDICTION and not defenders(state, side, mission, target, [state.unit(u) for u in ids]):
             rule = RULES[INTERDICTION[mission]]
             if mission == "interdict_naval":
-                return f"SSA-13.6: only carrier- or coastal-based aircraft may attack the submarines in {target}"
-            return f"{rule}: there is nothing in {target} this interdiction can attack"
+                return Refusal("SSA-13.6", f"only carrier- or coastal-based aircraft may attack the submarines in {target}")
+            return Refusal(rule, f"there is nothing in {target} this interdiction can attack")
         return None
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         why = self._why_not(state, state.decision.side, order.get("units"), order.get("target"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
 
 class InterdictOrder(_AirAttack):

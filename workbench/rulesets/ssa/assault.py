@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -80,22 +80,22 @@ class AmphibiousAssaultOrder(OrderKind):
     kind = "amphibious_assault"
     rule = "SSA-7.7g"
 
-    def _why_not(self, state: State, convoy: Unit, unit: Unit) -> str | None:
+    def _why_not(self, state: State, convoy: Unit, unit: Unit) -> Refusal | None:
         here = convoy.location
         cfg = settings(state)
         if not here.isdigit():
-            return "SSA-7.7g: an amphibious assault lands in a map hex, not in a holding area"
+            return Refusal("SSA-7.7g", "an amphibious assault lands in a map hex, not in a holding area")
         if not state.map.flag("coastal")[state.map.index(here)]:
-            return "SSA-7.7e: cargo lands only in a coastal hex"
+            return Refusal("SSA-7.7e", "cargo lands only in a coastal hex")
         land, fleets = _enemy_here(state, unit.side, here)
         if fleets:
-            return "SSA-7.7g: no landing among enemy naval units, not even by assault"
+            return Refusal("SSA-7.7g", "no landing among enemy naval units, not even by assault")
         if not land:
-            return f"SSA-7.7g: {here} holds no enemy land units; debark there instead of assaulting"
+            return Refusal("SSA-7.7g", f"{here} holds no enemy land units; debark there instead of assaulting")
         if not values.is_land(state, unit) or values.is_leader(state, unit):
-            return f"SSA-7.7g: only land combat units make an amphibious assault ({unit.id} is not one)"
+            return Refusal("SSA-7.7g", f"only land combat units make an amphibious assault ({unit.id} is not one)")
         if unit.type in cfg.get("barred_types", []):
-            return f"SSA-7.7g: {unit.type.replace('_', ' ')} units do not assault (tables/assault.toml)"
+            return Refusal("SSA-7.7g", f"{unit.type.replace('_', ' ')} units do not assault (tables/assault.toml)")
         return None
 
     def _cargo(self, state: State, side: str) -> list[tuple[Unit, Unit]]:
@@ -124,7 +124,7 @@ class AmphibiousAssaultOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"{uid!r} is not aboard {convoy.id}")
             why = self._why_not(state, convoy, u)
             if why:
-                raise IllegalOrder.cited(why, self.rule)
+                raise IllegalOrder.of(why, self.rule)
             refusal = land_room(state, convoy.side, convoy.location, u)
             if refusal is not None:
                 raise refusal
@@ -188,7 +188,7 @@ def in_supply(state: State, unit: Unit) -> bool:
     return landed_at(unit) == unit.location and bool(settings(state).get("in_supply_during_combat", True))
 
 
-def attack_refusal(state: State, attacker: Unit, target: str, adjacent: bool) -> str | None:
+def attack_refusal(state: State, attacker: Unit, target: str, adjacent: bool) -> Refusal | None:
     """G-09: who may attack what when a landing is involved (the SSA-11.1 adjacency test's exception).
 
     A landed unit attacks only its own hex; others attack adjacent hexes as usual,
@@ -197,13 +197,14 @@ def attack_refusal(state: State, attacker: Unit, target: str, adjacent: bool) ->
     cfg = settings(state)
     if at is not None and attacker.location == at:
         if target != at and cfg.get("attack_only_own_hex", True):
-            return f"SSA-7.7g: {attacker.id} landed by assault at {at} and may attack only the defenders there"
+            return Refusal("SSA-7.7g", f"{attacker.id} landed by assault at {at} and may attack only the defenders there")
         if target == at:
             return None
     if not adjacent:
-        return f"SSA-11.1: {attacker.id} is not adjacent to {target}; every attacker must be adjacent to every hex it attacks"
+        return Refusal("SSA-11.1", f"{attacker.id} is not adjacent to {target}; every attacker must be adjacent "
+                                   "to every hex it attacks")
     if not cfg.get("adjacent_units_may_join", True) and any(
             landed_at(u) == target and u.location == target and u.side == attacker.side
             for u in state.units_by_id.values()):
-        return f"SSA-7.7g: only the units that landed at {target} attack it this turn (tables/assault.toml)"
+        return Refusal("SSA-7.7g", f"only the units that landed at {target} attack it this turn (tables/assault.toml)")
     return None

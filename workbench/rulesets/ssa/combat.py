@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -180,21 +180,22 @@ class AttackOrder(OrderKind):
             out += [{"kind": "attack", "attackers": g, "targets": [t]} for g in groups]
         return out
 
-    def _why_not(self, state: State, side: str, attackers: list[str], targets: list[str]) -> str | None:
+    def _why_not(self, state: State, side: str, attackers: list[str], targets: list[str]) -> Refusal | None:
         hm = state.map
         eligible = {u.id for u in self._eligible_attackers(state, side)}
         open_targets = self._targets(state, side)
         security = False
         for t in targets:
             if not t.isdigit():
-                return f"SSA-15.2: there is no combat in the holding areas ({t})"
+                return Refusal("SSA-15.2", f"there is no combat in the holding areas ({t})")
         for a in attackers:
             if a not in eligible:
-                return f"SSA-11.2: {a} cannot attack now (not a friendly land unit able to attack, or it attacked already)"
+                return Refusal("SSA-11.2", f"{a} cannot attack now (not a friendly land unit able to attack, "
+                                           "or it attacked already)")
             security |= bool(values.value(state, state.unit(a), "security", False))
         for t in targets:
             if t not in open_targets:
-                return f"SSA-11.2: {t} holds no enemy land units that can still be attacked this phase"
+                return Refusal("SSA-11.2", f"{t} holds no enemy land units that can still be attacked this phase")
             for a in attackers:
                 unit = state.unit(a)
                 why = assault.attack_refusal(state, unit, t, hm.index(unit.location) in hm.neighbors[hm.index(t)])
@@ -202,7 +203,7 @@ class AttackOrder(OrderKind):
                     return why
             dfn = _land_units_at(state, t, other(side))
             if dfn and all(values.value(state, u, "security_only", False) for u in dfn) and not security:
-                return f"SSA-3.3: the units in {t} can be attacked only by security combat"
+                return Refusal("SSA-3.3", f"the units in {t} can be attacked only by security combat")
         return None
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -219,7 +220,7 @@ class AttackOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"there is no unit {a!r}")
         why = self._why_not(state, side, attackers, targets)
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
         for key, test, rule in (("support", self._is_support, "SSA-12.1"), ("gunfire", self._is_gunfire, "SSA-11.7")):
             given = order.get(key, [])
             if not isinstance(given, list) or not all(isinstance(g, str) for g in given) \

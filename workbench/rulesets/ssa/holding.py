@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -91,21 +91,21 @@ class BoxMarchOrder(OrderKind):
     def _linked_boxes(self, state: State) -> list[str]:
         return [b for b in state.ruleset.tables["holding_areas"]["boxes"] if self._link(state, b)]
 
-    def _mover_refusal(self, state: State, u: Unit | None) -> str | None:
+    def _mover_refusal(self, state: State, u: Unit | None) -> Refusal | None:
         from workbench.rulesets.ssa.movement import MECH_PHASE
 
         d, step = state.decision, state.step
         if u is None or d is None or step is None or u.side != d.side or not values.is_land(state, u):
-            return "SSA-15.5e: only your own land units march into or out of a holding area"
+            return Refusal("SSA-15.5e", "only your own land units march into or out of a holding area")
         if u.props.get("railed") or u.props.get("carried") or frozen(state, u):
-            return f"SSA-15.5e: {u.id} may not move now (it moved by rail, is being carried, or is held in place)"
+            return Refusal("SSA-15.5e", f"{u.id} may not move now (it moved by rail, is being carried, or is held in place)")
         if step.key.endswith(MECH_PHASE) and not values.is_mech(state, u):
-            return f"SSA-4.2e: only mechanized units move in the Mechanized Movement phase ({u.id} is not)"
+            return Refusal("SSA-4.2e", f"only mechanized units move in the Mechanized Movement phase ({u.id} is not)")
         if u.props.get("box_entered_turn") == state.turn:
-            return f"SSA-7.2: {u.id} entered {u.location} this turn and must stay there until next turn"
+            return Refusal("SSA-7.2", f"{u.id} entered {u.location} this turn and must stay there until next turn")
         return None
 
-    def _why_not(self, state: State, u: Unit | None, to: Any) -> str | None:
+    def _why_not(self, state: State, u: Unit | None, to: Any) -> Refusal | None:
         from workbench.rulesets.ssa.movement import blocked_for, movement_mf
         from workbench.rulesets.ssa.stacking import land_room
         from workbench.rulesets.ssa.supply import link_cost
@@ -119,31 +119,31 @@ class BoxMarchOrder(OrderKind):
         if u.location.isdigit():
             link = self._link(state, to) if isinstance(to, str) else None
             if link is None:
-                return (f"SSA-15.5a: land units reach a holding area only by sea, except Latin America from "
-                        f"Colombia or Venezuela ({to!r})")
+                return Refusal("SSA-15.5a", "land units reach a holding area only by sea, except Latin America from "
+                                            f"Colombia or Venezuela ({to!r})")
             if hm.hexes["country"][hm.index(u.location)] not in link["from_countries"]:
-                return f"SSA-15.5e: {u.id} must be in {' or '.join(link['from_countries'])} to march into {to}"
+                return Refusal("SSA-15.5e", f"{u.id} must be in {' or '.join(link['from_countries'])} to march into {to}")
             cost = link_cost(values.mf(state, u), link)
             if left < cost:
-                return f"SSA-15.5e: marching into {to} costs half the MF ({cost}); {u.id} has {left:g} left"
+                return Refusal("SSA-15.5e", f"marching into {to} costs half the MF ({cost}); {u.id} has {left:g} left")
             return None
         link = self._link(state, u.location)
         if link is None:
-            return f"SSA-15.5a: units leave {u.location} only by sea"
+            return Refusal("SSA-15.5a", f"units leave {u.location} only by sea")
         if not isinstance(to, str) or not hm.has_hex(to):
-            return f"SSA-15.5e: {to!r} is not a hex of the map"
+            return Refusal("SSA-15.5e", f"{to!r} is not a hex of the map")
         i = hm.index(to)
         if hm.is_water[i] or hm.hexes["country"][i] not in link["from_countries"]:
-            return f"SSA-15.5e: from {u.location} land units march only onto land hexes of " \
-                   f"{' or '.join(link['from_countries'])} ({to} is not one)"
+            return Refusal("SSA-15.5e", f"from {u.location} land units march only onto land hexes of "
+                                        f"{' or '.join(link['from_countries'])} ({to} is not one)")
         if blocked_for(state, u)[i]:
-            return f"SSA-5.1: {u.id} may not enter {to} (enemy units there, or a neutral country)"
+            return Refusal("SSA-5.1", f"{u.id} may not enter {to} (enemy units there, or a neutral country)")
         cost = link_cost(values.mf(state, u), link) + (1 if land_zoc(state, _other(u.side))[i] else 0)
         if left < cost:
-            return f"SSA-15.5e: marching onto {to} costs {cost} MF (half the MF, +1 into an enemy ZOC, " \
-                   f"SSA-5.5); {u.id} has {left:g} left"
+            return Refusal("SSA-15.5e", f"marching onto {to} costs {cost} MF (half the MF, +1 into an enemy ZOC, "
+                                        f"SSA-5.5); {u.id} has {left:g} left")
         room = land_room(state, u.side, to, u)
-        return f"{room.rule}: {room.why}" if room else None
+        return room.refusal if room else None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         side = state.decision.side if state.decision else None
@@ -172,7 +172,7 @@ class BoxMarchOrder(OrderKind):
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         why = self._why_not(state, u, order.get("to"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         from workbench.rulesets.ssa.supply import link_cost
@@ -283,82 +283,82 @@ class BoxFlightOrder(OrderKind):
     def _boxes(self, state: State) -> list[str]:
         return list(state.ruleset.tables["holding_areas"]["boxes"])
 
-    def _why_not(self, state: State, u: Unit | None, to: Any, mission: Any, units: Any = None) -> str | None:
+    def _why_not(self, state: State, u: Unit | None, to: Any, mission: Any, units: Any = None) -> Refusal | None:
         from workbench.rulesets.ssa import air
         from workbench.rulesets.ssa.supply import _box_supplied
 
         d, step = state.decision, state.step
         if u is None or d is None or step is None or u.side != d.side or not air.is_air(state, u):
-            return "SSA-15.5: only your own air units fly into or out of holding areas"
+            return Refusal("SSA-15.5", "only your own air units fly into or out of holding areas")
         key = step.key
         boxes = self._boxes(state)
         start = u.location
         if mission == "return":
             if key != air.MECH or not air.flying(u) or u.props.get("intercepting"):
-                return "SSA-6.4: only your air units in the air return, in the Mechanized Movement phase"
+                return Refusal("SSA-6.4", "only your air units in the air return, in the Mechanized Movement phase")
             if to not in boxes or air_link_cost(state, u, to)[state.map.index(start)] > air.air_range(state, u):
-                return f"SSA-15.5a: {u.id} cannot reach {to!r} from {start} within its range"
+                return Refusal("SSA-15.5a", f"{u.id} cannot reach {to!r} from {start} within its range")
             return None
         if air.flying(u) or frozen(state, u) or (start not in boxes and not start.isdigit()):
-            return f"SSA-15.5: {u.id} is not on the ground at a base or in a holding area"
+            return Refusal("SSA-15.5", f"{u.id} is not on the ground at a base or in a holding area")
         if u.props.get("flown"):
-            return f"SSA-6.6: {u.id} flew a mission this turn"
+            return Refusal("SSA-6.6", f"{u.id} flew a mission this turn")
         if not isinstance(to, str) or not (to in boxes or state.map.has_hex(to)) or to == start:
-            return f"SSA-15.5: {to!r} is not another hex or holding area"
+            return Refusal("SSA-15.5", f"{to!r} is not another hex or holding area")
         rng = air.air_range(state, u)
         if start in boxes and to in boxes:
             if mission not in ("transfer", "air_supply") or not boxes_linked_by_air(state, u, start, to):
-                return f"SSA-15.5a: {u.id} cannot fly from {start} to {to} (only Axis air cargo and " \
-                       "strategic bombers, between Europe and Latin America, SSA-15.5d)"
+                return Refusal("SSA-15.5a", f"{u.id} cannot fly from {start} to {to} (only Axis air cargo and "
+                                            "strategic bombers, between Europe and Latin America, SSA-15.5d)")
             cost = 0.0
         elif start in boxes:
             cost = float(air_link_cost(state, u, start)[state.map.index(to)])
         elif to in boxes:
             cost = float(air_link_cost(state, u, to)[state.map.index(start)])
         else:
-            return "SSA-6.0: flights between map hexes are fly orders"
+            return Refusal("SSA-6.0", "flights between map hexes are fly orders")
         if mission == "transfer":
             if u.props.get("carrier"):
-                return f"SSA-15.5a: {u.id} is based on a carrier, which carries it (SSA-6.3d)"
+                return Refusal("SSA-15.5a", f"{u.id} is based on a carrier, which carries it (SSA-6.3d)")
             mult = int(air.air_tables(state)["movement"]["transfer_leg_multiplier"])
             if cost > mult * rng:
-                return f"SSA-15.5a: {u.id} cannot transfer between {start} and {to}: " + (
+                return Refusal("SSA-15.5a", f"{u.id} cannot transfer between {start} and {to}: " + (
                     "no air link joins them" if cost == np.inf else
-                    f"the leg costs {cost:g} range factors, more than {mult} x range = {mult * rng}")
+                    f"the leg costs {cost:g} range factors, more than {mult} x range = {mult * rng}"))
             return air.base_refusal(state, u, to) if to.isdigit() else None
         if key != air.INITIAL:
-            return "SSA-6.4: air missions fly out only in the Initial Movement phase"
+            return Refusal("SSA-6.4", "air missions fly out only in the Initial Movement phase")
         if u.props.get("transferred"):
-            return f"SSA-6.6: {u.id} transferred this turn and may fly no mission"
+            return Refusal("SSA-6.6", f"{u.id} transferred this turn and may fly no mission")
         if mission == "air_supply":
             spec = state.ruleset.tables["holding_areas"]["boxes"].get(to, {}).get("air_supply") \
                 if isinstance(to, str) else None
             if not isinstance(spec, dict):
-                return f"SSA-15.6c: air supply into a holding area goes only to Latin America ({to!r})"
+                return Refusal("SSA-15.6c", f"air supply into a holding area goes only to Latin America ({to!r})")
             why = air.mission_refusal(state, u, mission)
             if why:
                 return why
             if start.isdigit() and not air.supplied_hexes(state, u.side)[state.map.index(start)]:
-                return f"SSA-15.6c: the air cargo must fly from a supplied hex ({start} is not)"
+                return Refusal("SSA-15.6c", f"the air cargo must fly from a supplied hex ({start} is not)")
             if cost > rng:
-                return f"SSA-15.6c: {to} costs {cost:g} range factors from {start}; {u.id}'s range is {rng}"
+                return Refusal("SSA-15.6c", f"{to} costs {cost:g} range factors from {start}; {u.id}'s range is {rng}")
             return self._units_refusal(state, u, to, units, int(spec["units"]))
         if mission not in air.COMBAT_MISSIONS or start not in boxes or not to.isdigit():
-            return f"SSA-15.5a: from a holding area an air unit transfers, or flies a mission onto the map " \
-                   f"({mission!r} to {to!r})"
+            return Refusal("SSA-15.5a", "from a holding area an air unit transfers, or flies a mission onto the map "
+                                        f"({mission!r} to {to!r})")
         if not _box_supplied(state, u):
-            return f"SSA-15.6: {u.id} is out of supply in {start} and may not fly missions"
+            return Refusal("SSA-15.6", f"{u.id} is out of supply in {start} and may not fly missions")
         why = air.mission_refusal(state, u, mission)
         if why:
             return why
         if cost > rng:
-            return f"SSA-15.5b: {to} costs {cost:g} range factors from {start}; {u.id}'s range is {rng}" \
-                if cost < np.inf else f"SSA-15.5a: no air link takes {u.id} from {start} onto the map"
+            return Refusal("SSA-15.5b", f"{to} costs {cost:g} range factors from {start}; {u.id}'s range is {rng}") \
+                if cost < np.inf else Refusal("SSA-15.5a", f"no air link takes {u.id} from {start} onto the map")
         if not air.mission_targets(state, u.side, mission)[state.map.index(to)]:
-            return f"SSA-12.G: {to} holds no target for a {mission.replace('_', ' ')} mission"
+            return Refusal("SSA-12.G", f"{to} holds no target for a {mission.replace('_', ' ')} mission")
         limit = int(air.air_tables(state)["basing"]["max_in_air_over_hex"])
         if air.over_hex(state, u.side, to) >= limit:
-            return f"SSA-9.2b: at most {limit} friendly air units may be in the air over {to}"
+            return Refusal("SSA-9.2b", f"at most {limit} friendly air units may be in the air over {to}")
         return None
 
     def _candidates(self, state: State, u: Unit, box: str) -> list[Unit]:
@@ -370,12 +370,12 @@ class BoxFlightOrder(OrderKind):
                             or (values.is_land(state, v) and not values.is_leader(state, v)
                                 and values.division_equivalents(state, v) <= 1))), key=lambda v: v.id)
 
-    def _units_refusal(self, state: State, u: Unit, box: str, units: Any, most: int) -> str | None:
+    def _units_refusal(self, state: State, u: Unit, box: str, units: Any, most: int) -> Refusal | None:
         ok = {v.id for v in self._candidates(state, u, box)}
         if not isinstance(units, list) or not units or len(units) > most or len(set(units)) != len(units) \
                 or not set(units) <= ok:
-            return f"SSA-15.6c: name 1 to {most} different friendly divisions, air or naval units in {box} " \
-                   "for the air cargo to supply"
+            return Refusal("SSA-15.6c", f"name 1 to {most} different friendly divisions, air or naval units in {box} "
+                                        "for the air cargo to supply")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -425,7 +425,7 @@ class BoxFlightOrder(OrderKind):
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         why = self._why_not(state, u, order.get("to"), order.get("mission"), order.get("units"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         from workbench.rulesets.ssa import air

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import UNIT_COLUMNS, Unit, units_frame
@@ -202,6 +202,10 @@ class SideView:
         return f"<SideView {self.side}: {len(self.units_by_id)} units seen, {len(self.hidden_stacks)} hidden stacks>"
 
 
+#: SSA-19.3: the refusal that depends on the target hex (legal() still lists the targets in range).
+NO_SOURCE = "no unused friendly fighter, bomber or carrier hex"
+
+
 class ReconOrder(OrderKind):
     """SSA-19.3: examine one enemy stack within 10 hexes of a recon source, once per source per phase."""
 
@@ -230,24 +234,24 @@ class ReconOrder(OrderKind):
         used = set(self._record(state, side)["used"])
         return [h for h in recon_sources(state, side) if h not in used]
 
-    def _why_not(self, state: State, target: Any) -> tuple[str | None, str | None]:
+    def _why_not(self, state: State, target: Any) -> tuple[Refusal | None, str | None]:
+        """Why ``target`` may not be examined now (or None), and the recon source that would examine it."""
         side = state.decision.side
         key = state.step.key if state.step else ""
         if key not in (INITIAL, MECH):
-            return "SSA-19.3: air reconnaissance is made at the start of a friendly movement phase", None
+            return Refusal(self.rule, "air reconnaissance is made at the start of a friendly movement phase"), None
         if storms(state):
-            return "SSA-26.3: no air reconnaissance in Storms", None
+            return Refusal("SSA-26.3", "no air reconnaissance in Storms"), None
         if self._started(state, side):
-            return "SSA-19.3: air reconnaissance is made at the start of the phase, before any unit moves", None
+            return Refusal(self.rule, "air reconnaissance is made at the start of the phase, before any unit moves"), None
         hm = state.map
         if not isinstance(target, str) or not hm.has_hex(target) or target not in enemy_stacks(state, side):
-            return f"SSA-19.3: {target!r} holds no enemy stack", None
+            return Refusal(self.rule, f"{target!r} holds no enemy stack"), None
         radius = int(state.ruleset.tables["air"]["movement"]["recon_radius"])
         for src in self._free_sources(state, side):
             if distances(state, hm.index(src))[hm.index(target)] <= radius:
                 return None, src
-        return (f"SSA-19.3: no unused friendly fighter, bomber or carrier hex within {radius} hexes of {target}",
-                None)
+        return Refusal(self.rule, f"{NO_SOURCE} within {radius} hexes of {target}"), None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         side = state.decision.side
@@ -258,7 +262,7 @@ class ReconOrder(OrderKind):
         if not targets:
             return []
         why, _ = self._why_not(state, targets[0])
-        if why and not why.startswith("SSA-19.3: no unused"):
+        if why and not why.why.startswith(NO_SOURCE):
             return []
         radius = int(state.ruleset.tables["air"]["movement"]["recon_radius"])
         srcs = [hm.index(s) for s in self._free_sources(state, side)]
@@ -275,7 +279,7 @@ class ReconOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         why, _ = self._why_not(state, order.get("hex"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.moves import MovementRules, MoveOrder
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
@@ -258,23 +258,24 @@ class SSAMovement(MovementRules):
         return enterable and not blocked[b] and not (ezoc[a] and ezoc[b]) \
             and self.end_refusal(state, unit, b) is None
 
-    def why_not(self, state: State, unit: Unit, a: int, b: int) -> str:
+    def why_not(self, state: State, unit: Unit, a: int, b: int) -> Refusal:
+        """The rule that closes hex ``b``: home country (18.2a-18.4), neutral (18.11b), enemy (5.1), terrain (5.3)."""
         hm = state.map
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
         label = hm.label(b)
         away = away_from_home(state, unit)
         if away is not None and away[b] and not blocked_for(state, unit)[b]:
-            return f"{home_rule(state, unit)}: {unit.id} may never leave its home country ({label} is outside it)"
+            return Refusal(home_rule(state, unit), f"{unit.id} may never leave its home country ({label} is outside it)")
         if blocked_for(state, unit)[b]:
             neutral = state.arrays.get("neutral")
             if neutral is not None and neutral[b] and not enemy_present(state, unit.side)[b]:
-                return (f"SSA-18.11b: {label} is inside a neutral country: only its border hexes (and special "
-                        "operations units anywhere) may be entered")
-            return f"SSA-5.1: a land unit may never enter a hex containing an enemy unit ({label})"
+                return Refusal("SSA-18.11b", f"{label} is inside a neutral country: only its border hexes "
+                               "(and special operations units anywhere) may be entered")
+            return Refusal("SSA-5.1", f"a land unit may never enter a hex containing an enemy unit ({label})")
         terrain = hm.hexes["terrain"][b]
         kind = "mechanized" if values.is_mech(state, unit) else "non-mechanized"
-        return f"SSA-5.3: {terrain} ({label}) is prohibited to {kind} units" + (
-            " except along a transportation line" if terrain == "mountains" else "")
+        return Refusal("SSA-5.3", f"{terrain} ({label}) is prohibited to {kind} units" + (
+            " except along a transportation line" if terrain == "mountains" else ""))
 
     def moved(self, state: State, unit: Unit, path: list[int]) -> None:
         unit.props["moved"] = state.step.path
@@ -330,7 +331,7 @@ class SSAMoveOrder(MoveOrder):
                                    f"{movement_mf(state, unit):g})") from None
             if "movement points" in exc.why:
                 raise IllegalOrder("SSA-5.2", exc.why) from None
-            raise IllegalOrder.cited(exc.why, exc.rule) from None
+            raise
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         movers = self.rules.movers(state)  # listed once for both passes
@@ -372,31 +373,32 @@ class RailOrder(OrderKind):
         lim = state.ruleset.tables["movement"]["rail"]["limit_per_turn"][side]
         return Fraction(lim) - Fraction(state.tracks.get(f"{side}.rail_used", "0"))
 
-    def _can_start(self, state: State, unit: Unit) -> str | None:
+    def _can_start(self, state: State, unit: Unit) -> Refusal | None:
+        """Why ``unit`` may not start a rail move now (SSA-5.7, 10.G), or None."""
         hm = state.map
         ta = terrain_arrays(state)
         if not (unit.location.isdigit() and values.is_land(state, unit)) or unit.props.get("carried"):
-            return "only land units on the map move by rail"
+            return Refusal(self.rule, "only land units on the map move by rail")
         if frozen(state, unit):
-            return f"{unit.id} may not move this turn (scenario special rule)"
+            return Refusal(self.rule, f"{unit.id} may not move this turn (scenario special rule)")
         if unit.props.get("moved") or unit.props.get("mf_spent"):
-            return f"{unit.id} has already moved this phase"
+            return Refusal(self.rule, f"{unit.id} has already moved this phase")
         if unsupplied_for_movement(state, unit) and \
                 not state.ruleset.tables["movement"]["supply_effects"].get("movement_rail", True):
-            return (f"SSA-10.G: {unit.id} was out of supply at the start of this phase and may not "
-                    "move by rail")
+            return Refusal("SSA-10.G", f"{unit.id} was out of supply at the start of this phase and may not "
+                           "move by rail")
         a = hm.index(unit.location)
         if not ta.on_line[a]:
-            return f"SSA-5.7a: {unit.id} must start on a transportation line"
+            return Refusal("SSA-5.7a", f"{unit.id} must start on a transportation line")
         if not values.value(state, unit, "rail_from_enemy_adjacent", False):
             enemy = enemy_land_present(state, unit.side)  # 5.7b: "adjacent to an enemy land unit"
             nb = hm.neighbors[a]
             if np.any(enemy[nb[nb >= 0]]):
-                return f"SSA-5.7b: {unit.id} may not start rail movement adjacent to an enemy land unit"
+                return Refusal("SSA-5.7b", f"{unit.id} may not start rail movement adjacent to an enemy land unit")
         if values.division_equivalents(state, unit) > self._limit(state, unit.side):
             rule = "SSA-5.7f" if unit.side == "allies" else "SSA-5.7g"
-            return (f"{rule}: the {unit.side} rail limit this turn is used up "
-                    f"({state.ruleset.tables['movement']['rail']['limit_per_turn'][unit.side]} divisions)")
+            return Refusal(rule, f"the {unit.side} rail limit this turn is used up "
+                           f"({state.ruleset.tables['movement']['rail']['limit_per_turn'][unit.side]} divisions)")
         return None
 
     def _graph(self, state: State, unit: Unit) -> tuple[dict[int, int], int]:
@@ -507,8 +509,7 @@ class RailOrder(OrderKind):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your units")
         why = self._can_start(state, unit)
         if why:
-            rule, _, text = why.partition(": ") if why.startswith("SSA-") else (self.rule, "", why)
-            raise IllegalOrder(rule, text or why)
+            raise IllegalOrder.of(why, self.rule)
         if path is None and isinstance(order.get("to"), str):
             path = self._path(state, unit, order["to"])
             if path is None:

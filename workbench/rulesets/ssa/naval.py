@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -409,23 +409,23 @@ class DebarkOrder(OrderKind):
     kind = "debark"
     rule = "SSA-7.7c"
 
-    def _where_ok(self, state: State, convoy: Unit, unit: Unit) -> str | None:
+    def _where_ok(self, state: State, convoy: Unit, unit: Unit) -> Refusal | None:
         here = convoy.location
         if not here.isdigit():
             return None  # into a holding area
         hm = state.map
         i = hm.index(here)
         if not hm.flag("coastal")[i]:
-            return "SSA-7.7e: cargo stays aboard at sea; it debarks only in a coastal hex or a box"
+            return Refusal("SSA-7.7e", "cargo stays aboard at sea; it debarks only in a coastal hex or a box")
         if enemy_present(state, unit.side)[i]:
-            return ("SSA-7.7g: units may not debark among enemy land or naval units"
-                    " (land units may storm ashore with an amphibious_assault order)")
+            return Refusal("SSA-7.7g", "units may not debark among enemy land or naval units"
+                                       " (land units may storm ashore with an amphibious_assault order)")
         if values.domain(state, unit) == "air":
             from workbench.rulesets.ssa.air import base_refusal
 
             why = base_refusal(state, unit, here)
             if why is not None:
-                return f"SSA-7.7f: air units debark only in a hex with a friendly airbase with room ({why})"
+                return Refusal("SSA-7.7f", f"air units debark only in a hex with a friendly airbase with room ({why!s})")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -449,7 +449,7 @@ class DebarkOrder(OrderKind):
                 raise IllegalOrder(self.rule, f"{uid!r} is not aboard {order.get('convoy')!r}")
             why = self._where_ok(state, state.unit(order["convoy"]), u)
             if why:
-                raise IllegalOrder.cited(why, self.rule)
+                raise IllegalOrder.of(why, self.rule)
         convoy = state.unit(order["convoy"])
         if convoy.location.isdigit():
             for uid in units:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -78,50 +78,50 @@ class OverrunOrder(OrderKind):
     def _table(self, state: State) -> dict[str, Any]:
         return state.ruleset.tables["overrun"]
 
-    def _why_not(self, state: State, ids: Any, target: Any) -> str | None:
+    def _why_not(self, state: State, ids: Any, target: Any) -> Refusal | None:
         side = state.decision.side
         hm = state.map
         key = state.step.key if state.step else ""
         if key not in MOVEMENT_KEYS:
-            return "SSA-11.10b: overruns take place in the Initial or Mechanized Movement phase"
+            return Refusal("SSA-11.10b", "overruns take place in the Initial or Mechanized Movement phase")
         if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) \
                 or not isinstance(target, str) or not hm.has_hex(target):
-            return "SSA-11.10d: an overrun needs a list of units and a target hex"
+            return Refusal("SSA-11.10d", "an overrun needs a list of units and a target hex")
         units = [state.units_by_id.get(u) for u in ids]
         if any(u is None or u.side != side for u in units):
-            return "SSA-11.10a: name your own units"
+            return Refusal("SSA-11.10a", "name your own units")
         if any(not values.is_land(state, u) for u in units):
-            return "SSA-11.10a: only land units may overrun; air and naval units may not take part"
+            return Refusal("SSA-11.10a", "only land units may overrun; air and naval units may not take part")
         movers = {u.id for u in self.moves.movers(state)}
         for u in units:
             if u.id not in movers or values.is_leader(state, u) or values.cf(state, u) <= 0 \
                     or values.value(state, u, "defend_only", False):
-                return f"SSA-11.10b: {u.id} cannot overrun now (it may not move in this phase, or cannot attack)"
+                return Refusal("SSA-11.10b", f"{u.id} cannot overrun now (it may not move in this phase, or cannot attack)")
         if len({u.location for u in units}) != 1:
-            return "SSA-11.10c: the overrunning units must be stacked together"
+            return Refusal("SSA-11.10c", "the overrunning units must be stacked together")
         if len({float(u.props.get("mf_spent", 0)) for u in units}) != 1 or \
                 len({u.props.get("overrun_stack") and tuple(u.props["overrun_stack"]) for u in units}) != 1:
-            return "SSA-11.10c: the overrunning units must have moved together as one stack this phase"
+            return Refusal("SSA-11.10c", "the overrunning units must have moved together as one stack this phase")
         here = units[0].location
         if hm.index(target) not in hm.neighbors[hm.index(here)]:
-            return f"SSA-11.10d: the overrun is made from a hex adjacent to {target}"
+            return Refusal("SSA-11.10d", f"the overrun is made from a hex adjacent to {target}")
         dfn = defenders(state, side, target)
         if not [u for u in dfn if not values.is_leader(state, u)]:
-            return f"SSA-11.10d: {target} holds no enemy land units to overrun"
+            return Refusal("SSA-11.10d", f"{target} holds no enemy land units to overrun")
         if any(values.value(state, u, "security_only", False) for u in dfn if not values.is_leader(state, u)) \
                 and not any(values.value(state, u, "security", False) for u in units):
-            return f"SSA-3.3: the units in {target} can be attacked only by security combat"
+            return Refusal("SSA-3.3", f"the units in {target} can be attacked only by security combat")
         cost = float(self._table(state)["mf_cost"])
         for u in units:
             left = self.moves.allowance(state, u)
             if left < cost:
-                return f"SSA-11.10d: {u.id} has {left:g} MF left; an overrun costs {cost:g}"
+                return Refusal("SSA-11.10d", f"{u.id} has {left:g} MF left; an overrun costs {cost:g}")
         attack, defense, base, column, shifts = odds(state, side, units, target)
         need = self._table(state)["threshold"]["min_column_after_shifts"]
         cols = adj.columns(state.ruleset.tables)
         if cols.index(column) < cols.index(need):
-            return (f"SSA-11.10g: {attack:g} vs {defense:g} is {base}, shifted to {column}; "
-                    f"an overrun needs {need} after terrain shifts (overrun.toml)")
+            return Refusal("SSA-11.10g", f"{attack:g} vs {defense:g} is {base}, shifted to {column}; "
+                                         f"an overrun needs {need} after terrain shifts (overrun.toml)")
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -152,7 +152,7 @@ class OverrunOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         why = self._why_not(state, order.get("units"), order.get("target"))
         if why:
-            raise IllegalOrder.cited(why, self.rule)
+            raise IllegalOrder.of(why, self.rule)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side

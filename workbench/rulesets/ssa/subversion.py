@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -155,24 +155,24 @@ def _coup_country(state: State, code: str) -> bool:
                                     for h in state.markers.get("coup_origin", []))
 
 
-def may_target(state: State, side: str, code: str) -> str | None:
+def may_target(state: State, side: str, code: str) -> Refusal | None:
     """Why ``side`` may not subvert ``code`` now (``None`` if it may): SSA-27.1, 27.2, 27.5, 27.6."""
     if nation_of(state, code) is None:
         names = ", ".join(subvertible(state))
-        return f"SSA-27.2|{code} cannot be subverted; only {names} can"
+        return Refusal("SSA-27.2", f"{code} cannot be subverted; only {names} can")
     if country_mask(state, code) is None:
-        return f"SSA-27.2|{code} is not on the map"
+        return Refusal("SSA-27.2", f"{code} is not on the map")
     now = country_side(state, code)
     proc = table(state)["procedure"]
     if side == "axis" and now not in proc["axis_targets"]:
-        return f"SSA-27.1|{code} is already {now}: the Axis may subvert only neutral or Allied countries"
+        return Refusal("SSA-27.1", f"{code} is already {now}: the Axis may subvert only neutral or Allied countries")
     if side == "allies" and not (now == "axis" and (code in state.markers.get("pro_axis_by", {})
                                                     or _coup_country(state, code))):
-        return (f"SSA-27.5|{code} is {now}: the Allies may only re-subvert a country the Axis "
-                "made pro-Axis by subversion or a coup")
+        return Refusal("SSA-27.5", f"{code} is {now}: the Allies may only re-subvert a country the Axis "
+                       "made pro-Axis by subversion or a coup")
     done = state.markers.get("subversion_attempts", {}).get(side, {})
     if done.get(code) == state.turn_label:
-        return f"SSA-27.6|{side} has already made its one subversion attempt against {code} this turn"
+        return Refusal("SSA-27.6", f"{side} has already made its one subversion attempt against {code} this turn")
     return None
 
 
@@ -198,8 +198,7 @@ class SubvertOrder(OrderKind):
             raise IllegalOrder("SSA-27.2", "name the country to subvert, e.g. {'country': 'CO'}")
         why = may_target(state, side, code)
         if why is not None:
-            rule, text = why.split("|", 1)
-            raise IllegalOrder(rule, text)
+            raise IllegalOrder.of(why, self.rule)
         units = attempting_units(state, side, code)
         _, has_cities = _hex_countries(state, code)
         if not units:
