@@ -8,7 +8,7 @@ small helpers.  ``make_lessons.py`` turns them into notebooks.
 
 from __future__ import annotations
 
-from make_lessons import Lesson
+from make_lessons import HELPERS, Lesson
 
 SETUP = '''
 import pathlib
@@ -83,34 +83,6 @@ def load_position(title, units, first="1941-07", last="1941-08"):
     return wb.load_scenario(path)
 
 
-def step_to(state, kind, side=None, limit=100):
-    """End steps (or pass) until the decision owed is ``kind`` (for ``side``)."""
-    for _ in range(limit):
-        d = state.decision
-        if d is None or (d.kind == kind and side in (None, d.side)):
-            return state
-        state.advance()
-    raise RuntimeError(f"never reached {kind}: {state.decision}")
-
-
-def try_order(state, order):
-    """Send one order: the kernel carries it out, or refuses it naming the rule -- and then
-    nothing has changed (the state's digest is the same)."""
-    before = state.digest()
-    try:
-        state.apply(order)
-    except wb.IllegalOrder as refused:
-        print(f"REFUSED by {refused.rule}: {refused.why}  (nothing changed: {state.digest() == before})")
-    else:
-        print("done:", order)
-
-
-def destinations(state, unit, kind="move"):
-    """The hexes ``unit`` may end in with one legal order of ``kind`` now."""
-    return sorted({o["path"][-1] if o.get("path") else o.get("to") for o in state.legal_orders_of(kind)
-                   if o.get("unit") == unit and (o.get("path") or o.get("to"))})
-
-
 def board(state, focus, marks=None, title=None, margin=2.2, width=640, height=420):
     """A static map of ``state`` framed on the ``focus`` hexes, with the hex labels written in.
     ``marks`` = {layer: (hexes, colour)}; layers: 'reach' (filled), 'zoc' (outlined),
@@ -134,7 +106,7 @@ def board(state, focus, marks=None, title=None, margin=2.2, width=640, height=42
     view.fig.text(x=view.hx[idx], y=view.hy[idx] + 0.62, text=[state.map.label(int(i)) for i in idx],
                   text_font_size="6pt", text_align="center", text_baseline="middle", text_color="#666666")
     return view.fig
-'''
+''' + HELPERS
 
 HOW = """
 **How to use this notebook:** *Run → Run All Cells*, then read from the top. Cells marked

@@ -27,6 +27,37 @@ METADATA = {"question": {"tags": ["question"]}, "answer": {"tags": ["answer"]},
             "setup": {"jupyter": {"source_hidden": True}, "tags": ["setup"]}}
 
 
+#: The helpers every lesson's set-up cell ends with (one copy for both games' lessons).
+HELPERS = '''
+def step_to(state, kind, side=None, limit=100):
+    """End steps (or pass) until the decision owed is ``kind`` (for ``side``)."""
+    for _ in range(limit):
+        d = state.decision
+        if d is None or (d.kind == kind and side in (None, d.side)):
+            return state
+        state.advance()
+    raise RuntimeError(f"never reached {kind}: {state.decision}")
+
+
+def try_order(state, order):
+    """Send one order: the kernel carries it out, or refuses it naming the rule -- and then
+    nothing has changed (the state's digest is the same)."""
+    before = state.digest()
+    try:
+        state.apply(order)
+    except wb.IllegalOrder as refused:
+        print(f"REFUSED by {refused.rule}: {refused.why}  (nothing changed: {state.digest() == before})")
+    else:
+        print("done:", order)
+
+
+def destinations(state, unit, kind="move"):
+    """The hexes (or boxes) ``unit`` may end in with one legal order of ``kind`` now."""
+    return sorted({o["path"][-1] if o.get("path") else o.get("to") for o in state.legal_orders_of(kind)
+                   if o.get("unit") == unit and (o.get("path") or o.get("to"))})
+'''
+
+
 @dataclass
 class Lesson:
     """One lesson notebook: what it teaches (for the index) and its cells, in order."""
