@@ -8,7 +8,8 @@ import pytest
 from eto_kit import begin_offensive, events, new_state, step_to, unit
 
 from workbench.engine import IllegalOrder
-from workbench.rulesets.eto.control import ALLIES, AXIS, apply_front, control
+from workbench.rulesets.eto.control import ALLIES, AXIS, control
+from workbench.rulesets.eto.front import apply_front
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
 

@@ -363,7 +363,8 @@ def test_eto_23_3_lone_hq_withdraws_or_goes_to_the_pool(tmp_path):
     moving enemy unit, the player ... must move it one hex in any direction that will remove it
     from enemy ZOC"; "If the stack containing an HQ is eliminated, the owning player can move that
     HQ to the nearest friendly stack that is eligible to hold it."""
-    from workbench.rulesets.eto.losses import eliminate, lone_commanders_in_zoc
+    from workbench.rulesets.eto.losses import eliminate
+    from workbench.rulesets.eto.movement import lone_commanders_in_zoc
     from workbench.rulesets.eto.zoc import zoc
 
     units = [unit("GE-H", "GE", "hq", "08640"), unit("SU-a", "SU", "infantry", "08740"),
@@ -606,7 +607,7 @@ def test_eto_45_6_partisan_absorbed_and_negates_zoc_for_supply(tmp_path):
     """45.6: "If a partisan unit ever stacks with a friendly land unit, the partisan unit is
     eliminated"; "Partisan units negate enemy ZOC as if they were friendly infantry for purposes of
     tracing supply lines"."""
-    from workbench.rulesets.eto import stacking, supply
+    from workbench.rulesets.eto import supply
     from workbench.rulesets.eto.zoc import zoc
 
     units = [unit("SU-p", "SU", "partisan", "08740"), unit("GE-a", "GE", "infantry", "08640"),
@@ -615,7 +616,9 @@ def test_eto_45_6_partisan_absorbed_and_negates_zoc_for_supply(tmp_path):
     i = s.map.index("08740")
     assert zoc(s, "axis")[i] and supply.passable(s, "allies")[i]
     assert not supply.passable(s, "allies")[s.map.index("08741")]  # German ZOC, no partisan
-    stacking.enforce(s)
+    from workbench.rulesets.eto import losses
+
+    losses.enforce_stacking(s)
     assert not values_on_map(s, "SU-q") and values_on_map(s, "SU-p")
     assert events(s, "eliminated")[-1]["rule"] == "ETO-45.6"
 

@@ -31,8 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
@@ -42,7 +40,8 @@ from workbench.rulesets.eto import command, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import in_radius
 from workbench.rulesets.eto.terrain import terrain_arrays
-from workbench.rulesets.eto.weather import MUD, WINTER, conditions, crossable_sides
+from workbench.rulesets.eto.weather import MUD, WINTER, conditions
+from workbench.rulesets.eto.zoc import can_attack_across, side_dir  # noqa: F401 - here and for callers
 
 #: Hooks for later issues (air, naval): ``f(state, ctx) -> dict`` with optional keys
 #: attack_add, defense_add (SP additions), drm_kwargs (for combat_drm_terms), terms.
@@ -71,18 +70,6 @@ class Assessment:
 
 
 combat_units_at = values.combat_units_at
-
-
-def side_dir(state: State, a: str, b: str) -> int:
-    hm = state.map
-    dirs = np.nonzero(hm.neighbors[hm.index(a)] == hm.index(b))[0]
-    return int(dirs[0]) if dirs.size else -1
-
-
-def can_attack_across(state: State, a: str, b: str) -> bool:
-    """Adjacent across a hexside the attacker could cross (authored reading of 25.1/26.0)."""
-    d = side_dir(state, a, b)
-    return d >= 0 and bool(crossable_sides(state)[state.map.index(a), d])
 
 
 def general_bonus(state: State, stack_units: list[Unit], side: str, label: str) -> tuple[int, str | None]:
@@ -234,7 +221,7 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
     # supply was judged at the airbase (19.1)
     ground = [u for u in attackers if u.location != target]
     att_oos = any(not supply.in_supply_for_effects(state, u) for u in ground)
-    from workbench.rulesets.eto.paradrop import paras_lifted
+    from workbench.rulesets.eto.drops import paras_lifted
 
     with paras_lifted(state, target):
         dfn_oos = bool(defenders) and (any(u.props.get("oos") for u in defenders)
@@ -534,7 +521,7 @@ def resolve(state: State, d: dict[str, Any]) -> bool:
         return _results(state, {"target": target, "side": side, "mode": d["mode"], "attackers": attackers,
                                 "defenders": [], "result": "partisans"})
     _trigger_blitzkrieg(state, side, [state.unit(a) for a in attackers], target)
-    from workbench.rulesets.eto.paradrop import paras_lifted
+    from workbench.rulesets.eto.drops import paras_lifted
 
     with paras_lifted(state, target):  # 19.3 ruling: a para in the hex cuts no defender's line
         for u in defenders_all:

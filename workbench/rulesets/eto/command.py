@@ -41,20 +41,13 @@ from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import box_allows_hq, in_radius
 from workbench.rulesets.eto.movement import transit_box
 from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.values import offensive, track  # noqa: F401 - here and for callers
 
 ACTIVATION_STEPS = ("offensive/command", "offensive/breakthrough", "offensive/movement")
 
 
-def offensive(state: State) -> dict[str, Any]:
-    return state.markers.setdefault("offensive", {})
-
-
 def w_turn(state: State) -> bool:
     return state.tracks.get("weather") == "W"
-
-
-def track(state: State, key: str) -> int:
-    return int(state.tracks.get(key, 0) or 0)
 
 
 def spendable(state: State, nation: str) -> int:

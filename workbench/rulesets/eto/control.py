@@ -1,11 +1,11 @@
-"""Hex control (ETO-24.4) and fronts (ETO-24.5).
+"""Hex control (ETO-24.4).
 
 ``state.arrays["control"]`` is an int8 per hex: 0 neutral, 1 Axis, 2 Allies.
 It starts from the scenario's ``[control]`` table (keys are map ``country``
 values) and its ``[[control_regions]]`` (authored 1939-40 annexations, each a
 lon/lat polygon inside one country).  A land unit other than an HQ that enters
-a hex makes it friendly (24.4); partisans too (45.4).  :func:`apply_front`
-gives the phasing side every enemy-held hex behind a continuous front (24.5).
+a hex makes it friendly (24.4); partisans too (45.4).  The fronts of 24.5 are in
+:mod:`front`, which needs the ZOC (and the ZOC needs control).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.search import connected_to_sources
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import values
@@ -125,45 +124,3 @@ def remove_entered_markers(state: State, unit: Unit, path: list[str]) -> None:
             state.emit("marker_removed", side=unit.side, rule="ETO-24.1",
                        text=f"{f.get('kind')} marker at {h} removed: {unit.id} entered the hex by land",
                        hex=h, marker=f.get("kind"), unit=unit.id)
-
-
-def apply_front(state: State, side: str) -> int:
-    """ETO-24.5: enemy-held vacant hexes cut off from every enemy unit and enemy airbase by
-    friendly units and ZOC become friendly.  Hexes in friendly ZOC (the front itself),
-    in enemy ZOC, holding enemy units, and airbases (airfield markers too) and fortifications
-    (fortification markers too) do not change.
-    Returns how many hexes changed hands."""
-    from workbench.rulesets.eto.zoc import zoc
-
-    hm = state.map
-    ta = terrain_arrays(state)
-    ctrl = control(state)
-    enemy = values.other(side)
-    mine = np.zeros(hm.size, dtype=bool)
-    theirs = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if values.on_map(u) and values.is_land_unit(state, u):
-            (mine if u.side == side else theirs)[hm.index(u.location)] = True
-    fzoc = zoc(state, side)
-    airbase = ta.city | ta.resource | ta.city_resource | ta.fort_hex
-    fort = np.zeros(hm.size, dtype=bool)
-    for label, m in state.markers.get("forts", {}).items():  # airfield / fortification markers
-        if hm.has_hex(label):
-            if m.get("kind") == "airfield":
-                airbase[hm.index(label)] = True
-            else:
-                fort[hm.index(label)] = True
-    enemy_held = ctrl == SIDE_CODE[enemy]
-    seeds = np.flatnonzero(theirs | (enemy_held & airbase))
-    passable = ta.land & ~mine & ~fzoc
-    if seeds.size:
-        reached = connected_to_sources(hm.grid.q, hm.grid.r, passable, seeds)
-    else:
-        reached = np.zeros(hm.size, dtype=bool)
-    flip = enemy_held & ~reached & ~theirs & ~zoc(state, enemy) & ~airbase & ~fort & ~fzoc & ta.land
-    n = int(flip.sum())
-    if n:
-        ctrl[flip] = SIDE_CODE[side]
-        state.emit("front", side=side, rule="ETO-24.5", text=f"{n} hexes behind the {side} front become friendly",
-                   hexes=n)
-    return n

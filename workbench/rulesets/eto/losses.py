@@ -16,14 +16,14 @@ marked ``suez_eligible`` (37.7, :mod:`suez`).
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import values
+from workbench.rulesets.eto import stacking, values
+from workbench.rulesets.eto.values import FORCE_POOL, PERMANENT, REPLENISHMENT
 
-FORCE_POOL = "Force pool"
-REPLENISHMENT = "Replenishment"
-PERMANENT = "Eliminated"
 KEEP_PROPS = ("name", "note", "pool_of")
 
 
@@ -108,7 +108,7 @@ def general_falls(state: State, gen: Unit, rule: str = "ETO-27.5") -> None:
 
 def relocate_hq(state: State, hq: Unit, rule: str) -> None:
     """ETO-23.3: move the HQ to the nearest friendly stack that may hold it (23.4), else the pool."""
-    from workbench.rulesets.eto.hq import interval_violations, region_why_not
+    from workbench.rulesets.eto.hq_limits import interval_violations, region_why_not
 
     hm = state.map
     start = hq.location
@@ -128,44 +128,20 @@ def relocate_hq(state: State, hq: Unit, rule: str) -> None:
                unit=hq.id, at=start)
 
 
-def lone_commanders_in_zoc(state: State, mover_side: str) -> None:
-    """ETO-23.3 (and, authored, generals alike): an HQ or general not stacked with a friendly
-    land unit that comes into the ZOC of a moving enemy unit withdraws one hex out of the ZOC,
-    or (HQ) goes to the force pool / (general) faces the 27.5 roll."""
-    from workbench.rulesets.eto.hq import interval_violations
-    from workbench.rulesets.eto.movement import can_enter_basic
-    from workbench.rulesets.eto.zoc import zoc
-
-    hm = state.map
-    enemy_zoc = zoc(state, mover_side)
-    side = values.other(mover_side)
-    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-        if u.side != side or not values.on_map(u) or values.unit_class(state, u) not in ("hq", "general"):
-            continue
-        i = hm.index(u.location)
-        if not enemy_zoc[i] or any(values.is_land_unit(state, o) for o in values.units_at(state, u.location, side)):
-            continue
-        blocked = {o.location for o in state.units_by_id.values()
-                   if o.side == mover_side and values.on_map(o) and values.is_land_unit(state, o)}
-        moved = False
-        for d in range(6):
-            j = int(hm.neighbors[i, d])
-            if j < 0 or enemy_zoc[j] or hm.label(j) in blocked or not can_enter_basic(state, u, i, d, j):
-                continue
-            if values.unit_class(state, u) == "hq" and interval_violations(state, u, hm.label(j)):
-                continue
-            start = u.location
-            u.location = hm.label(j)
-            state.emit("withdraw", side=side, rule="ETO-23.3", text=f"{u.id} withdraws {start} → {u.location}",
-                       unit=u.id, start=start, to=u.location)
-            moved = True
-            break
-        if not moved:
-            if values.unit_class(state, u) == "hq":
-                start = u.location
-                u.location = FORCE_POOL
-                _clear(u)
-                state.emit("hq_removed", side=side, rule="ETO-23.3",
-                           text=f"HQ {u.id} cannot withdraw: to the force pool", unit=u.id, at=start)
-            else:
-                general_falls(state, u, "ETO-43.7")
+def enforce_stacking(state: State, rule: str = "ETO-24.2") -> None:
+    """End of a step: eliminate excess units (weakest first) and absorbed partisans (45.6)."""
+    by_hex: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+    for u in state.units_by_id.values():
+        if stacking.counts(state, u):
+            by_hex[(u.location, u.side)].append(u)
+    for (label, _side), units in sorted(by_hex.items()):
+        partisans = [u for u in units if values.unit_class(state, u) == "partisan"]
+        others = [u for u in units if u not in partisans]
+        if others and partisans:
+            for p in partisans:
+                eliminate(state, p, "ETO-45.6", " (stacked with a friendly land unit)")
+            units = others
+        lim = stacking.limit_for(state, label, [u.nation for u in units])
+        if len(units) > lim:
+            for u in sorted(units, key=lambda u: (values.strength(state, u), u.id))[:len(units) - lim]:
+                eliminate(state, u, rule, f" (overstacked: {len(units)} units, limit {lim})")

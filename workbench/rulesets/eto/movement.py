@@ -115,7 +115,7 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
             from workbench.rulesets.eto.control import home_mask
             ok &= home_mask(state, unit.nation)  # 45.4: never out of its home country
         if cls == "hq":
-            from workbench.rulesets.eto.hq import region_mask
+            from workbench.rulesets.eto.hq_limits import region_mask
             region = region_mask(state, unit)
             if region is not None:
                 ok &= region  # 23.5
@@ -420,7 +420,7 @@ class Walker:
             if self.enemy[b] and not hunting:
                 return Refusal("ETO-24.0", f"{self.hm.label(b)} holds enemy units"), z, bad, n
             if values.unit_class(self.state, self.unit) == "hq":
-                from workbench.rulesets.eto.hq import region_why_not
+                from workbench.rulesets.eto.hq_limits import region_why_not
                 outside = region_why_not(self.state, self.unit, self.hm.label(b))
                 if outside:
                     return outside, z, bad, n
@@ -472,7 +472,7 @@ def box_user_why_not(state: State, unit: Unit, name: str) -> Refusal | None:
     if row is None:
         return Refusal("ETO-24.1", f"{name!r} is not a transit box land units can use")
     if values.unit_class(state, unit) == "hq":
-        from workbench.rulesets.eto.hq import box_allows_hq
+        from workbench.rulesets.eto.hq_limits import box_allows_hq
         if box_allows_hq(state, unit, name):
             return None
         return Refusal("ETO-23.5", f"HQ {unit.id} may not be in the {name}; only the HQs 23.5 names may")
@@ -519,7 +519,7 @@ def box_move_why_not(state: State, unit: Unit, mode: str, path: list[str]) -> Re
             return Refusal("ETO-24.1", f"{first} is not a friendly map-edge hex free of enemy units")
         outside = None
         if values.unit_class(state, unit) == "hq":
-            from workbench.rulesets.eto.hq import region_why_not
+            from workbench.rulesets.eto.hq_limits import region_why_not
             outside = region_why_not(state, unit, first)
         if outside:
             return outside
@@ -658,7 +658,7 @@ class MoveOrder(OrderKind):
         if stacking.counts_type(state, unit):
             out = {b: p for b, p in out.items() if stacking.fits(state, state.map.label(b), unit.side, [unit])}
         if values.unit_class(state, unit) == "hq":
-            from workbench.rulesets.eto.hq import interval_violations
+            from workbench.rulesets.eto.hq_limits import interval_violations
             out = {b: p for b, p in out.items() if not interval_violations(state, unit, state.map.label(b))}
         return out
 
@@ -742,7 +742,7 @@ class MoveOrder(OrderKind):
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
                                f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
         if values.unit_class(state, unit) == "hq" and on_map_dest:
-            from workbench.rulesets.eto.hq import interval_violations
+            from workbench.rulesets.eto.hq_limits import interval_violations
             bad = interval_violations(state, unit, dest)
             if bad:
                 raise IllegalOrder("ETO-23.4", f"HQ {uid} may not end within {bad}")
@@ -836,7 +836,50 @@ class MoveOrder(OrderKind):
 def after_move(state: State, side: str) -> None:
     """Lone enemy HQs/generals now in this side's ZOC withdraw (23.3); out of supply markers come
     off units that now trace to a permanent source, "immediately ... regardless of the phase" (33.4)."""
-    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
 
     lone_commanders_in_zoc(state, side)
     supply.refresh_markers(state)
+
+
+def lone_commanders_in_zoc(state: State, mover_side: str) -> None:
+    """ETO-23.3 (and, authored, generals alike): an HQ or general not stacked with a friendly
+    land unit that comes into the ZOC of a moving enemy unit withdraws one hex out of the ZOC,
+    or (HQ) goes to the force pool / (general) faces the 27.5 roll."""
+    from workbench.rulesets.eto.hq_limits import interval_violations
+    from workbench.rulesets.eto.losses import _clear, general_falls
+    from workbench.rulesets.eto.values import FORCE_POOL
+    from workbench.rulesets.eto.zoc import zoc
+
+    hm = state.map
+    enemy_zoc = zoc(state, mover_side)
+    side = values.other(mover_side)
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        if u.side != side or not values.on_map(u) or values.unit_class(state, u) not in ("hq", "general"):
+            continue
+        i = hm.index(u.location)
+        if not enemy_zoc[i] or any(values.is_land_unit(state, o) for o in values.units_at(state, u.location, side)):
+            continue
+        blocked = {o.location for o in state.units_by_id.values()
+                   if o.side == mover_side and values.on_map(o) and values.is_land_unit(state, o)}
+        moved = False
+        for d in range(6):
+            j = int(hm.neighbors[i, d])
+            if j < 0 or enemy_zoc[j] or hm.label(j) in blocked or not can_enter_basic(state, u, i, d, j):
+                continue
+            if values.unit_class(state, u) == "hq" and interval_violations(state, u, hm.label(j)):
+                continue
+            start = u.location
+            u.location = hm.label(j)
+            state.emit("withdraw", side=side, rule="ETO-23.3", text=f"{u.id} withdraws {start} → {u.location}",
+                       unit=u.id, start=start, to=u.location)
+            moved = True
+            break
+        if not moved:
+            if values.unit_class(state, u) == "hq":
+                start = u.location
+                u.location = FORCE_POOL
+                _clear(u)
+                state.emit("hq_removed", side=side, rule="ETO-23.3",
+                           text=f"HQ {u.id} cannot withdraw: to the force pool", unit=u.id, at=start)
+            else:
+                general_falls(state, u, "ETO-43.7")

@@ -15,7 +15,7 @@ it gives the +1 combat DRM (:func:`combat_terms`, registered in ``combat.EXTRA_T
 Air transport points: the land core has no ATP markers, so each nation's ATPs are an
 authored count (``[atps.X]`` in ``paradrop.toml``), one paradrop each per turn.
 Airbases are the friendly city, resource, city-resource and fortress hexes (the set
-:func:`control.apply_front` treats as airbases) plus friendly airfield markers.
+:func:`front.apply_front` treats as airbases) plus friendly airfield markers.
 
 Hooks for the air issue: :data:`INTERCEPTION` (18.1, 19.2: an aborted ATP makes no drop)
 and :data:`AIR_SUPERIORITY` (19.2 +/-2).  The scenario special rule ``land_only`` says
@@ -25,8 +25,7 @@ docs/rulings-eto.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,6 +36,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import combat, command, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.drops import dropped_this_turn, paras_lifted  # noqa: F401 - here and for callers
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 #: Air issue hook (18.1, 19.2): ``f(state, flight) -> True`` when the ATP is aborted or
@@ -89,11 +89,6 @@ def airbases(state: State, side: str) -> np.ndarray:
         if m.get("kind") == "airfield" and m.get("side") == side and state.map.has_hex(label):
             mask[state.map.index(label)] = True
     return mask & (control(state) == SIDE_CODE[side])
-
-
-def dropped_this_turn(state: State, unit: Unit) -> bool:
-    """ETO-19.4 / 28.7: the para dropped this turn and must stay where it landed."""
-    return unit.props.get("dropped") == state.turn_label
 
 
 def pending(state: State) -> list[dict[str, Any]]:
@@ -291,25 +286,6 @@ def resolve_drops(state: State, step: Any = None) -> None:
             combat.designate(state, target, [u.id], mode)  # 19.3: it must attack, alone if need be
         else:
             desig["attackers"].append(u.id)
-
-
-@contextmanager
-def paras_lifted(state: State, target: str) -> Iterator[None]:
-    """Ruling (19.3): a para that dropped into a defender's hex does not cut that defender's
-    supply line (it has no ZOC, 19.0, and the hex stays the defender's until vacated).  Supply
-    is judged with such paras lifted back to their airbases for the moment."""
-    moved = [(u, u.location) for u in state.units_by_id.values()
-             if u.location == target and dropped_this_turn(state, u) and u.props.get("drop_base")]
-    if not moved:
-        yield
-        return
-    for u, _ in moved:  # moving units bumps the unit epoch: derived masks are recomputed
-        u.location = u.props["drop_base"]
-    try:
-        yield
-    finally:
-        for u, at in moved:
-            u.location = at
 
 
 def dropped_attackers(state: State, c: dict[str, Any]) -> list[Unit]:

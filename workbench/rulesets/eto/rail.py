@@ -36,7 +36,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
-from workbench.rulesets.eto.hq import region_why_not
+from workbench.rulesets.eto.hq_limits import region_why_not
 from workbench.rulesets.eto.movement import generals_with, occupied_by
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -397,7 +397,7 @@ class RailOrder(OrderKind):
     def _check_hq_rider(state: State, u: Unit, hid: Any, dest: str) -> None:
         """31.1: "a general or HQ stacked with a unit that moves by rail can ride along without
         requiring a rail point" -- an unactivated HQ that has not moved, allowed where it arrives."""
-        from workbench.rulesets.eto.hq import interval_violations
+        from workbench.rulesets.eto.hq_limits import interval_violations
 
         hq = state.units_by_id.get(hid) if isinstance(hid, str) else None
         if hq is None or hq.side != u.side or values.unit_class(state, hq) != "hq" or hq.location != u.location:

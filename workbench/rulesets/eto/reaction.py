@@ -34,11 +34,10 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder
-from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import command, values
-from workbench.rulesets.eto.zoc import projects_into
+from workbench.rulesets.eto import values
+from workbench.rulesets.eto.zoc import can_attack_across, projects_into
 
 RULE = "ETO-26.5"
 DECLINED = "reaction/declined"
@@ -46,8 +45,6 @@ DECLINED = "reaction/declined"
 
 def reactors(state: State, label: str, side: str) -> list[Unit]:
     """Armor of ``side`` whose ZOC covers ``label`` and that could attack across the hexside (26.5)."""
-    from workbench.rulesets.eto.combat import can_attack_across
-
     hm = state.map
     out = []
     for u in state.units_by_id.values():
@@ -93,44 +90,6 @@ def intercept(state: State, kind: str, order: dict[str, Any], units: list[Unit])
                    hex=label, units=here, armor=[u.id for u in armor])
         return True
     return False
-
-
-class ReactOrder(OrderKind):
-    """``{"kind": "react", "units": [armor ids]}``: the armor reaction attack (26.5)."""
-
-    kind = "react"
-    rule = RULE
-
-    def legal(self, state: State) -> list[dict[str, Any]]:
-        data = state.frames[-1]["data"]
-        armor = reactors(state, data["hex"], state.decision.side)
-        out = [{"kind": "react", "units": [u.id]} for u in armor]
-        if len(armor) > 1:
-            out.append({"kind": "react", "units": [u.id for u in armor]})
-        return out
-
-    def check(self, state: State, order: dict[str, Any]) -> None:
-        data = state.frames[-1]["data"]
-        ids = order.get("units")
-        ok = {u.id for u in reactors(state, data["hex"], state.decision.side)}
-        if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not set(ids) <= ok:
-            raise IllegalOrder(self.rule, f"only armor whose ZOC covers {data['hex']} may make a reaction "
-                               f"attack on it ({', '.join(sorted(ok)) or 'none'} here)")
-
-    def execute(self, state: State, order: dict[str, Any]) -> None:
-        from workbench.rulesets.eto.combat import resolve
-
-        f = state.pop_interrupt()
-        data = f["data"]
-        outer = state.markers.pop("combat", None)
-        state.emit("reaction", side=f["side"], rule=self.rule,
-                   text=f"{', '.join(order['units'])} attack {data['hex']} in reaction", hex=data["hex"],
-                   units=list(order["units"]))
-        reaction = {"outer": outer, "deferred": data["deferred"], "units": data["units"],
-                    "hex": data["hex"], "offered": data["offered"]}
-        if not resolve(state, {"target": data["hex"], "attackers": list(order["units"]), "mode": "reaction",
-                               "side": f["side"], "reaction": reaction}):
-            after(state, {"reaction": reaction})  # cancelled before the roll: the move goes on
 
 
 def declined(state: State, f: dict[str, Any]) -> None:
@@ -197,7 +156,7 @@ def halt(state: State, kind: str, order: dict[str, Any], ids: list[str]) -> None
             if not f["data"]["pending"]:
                 state.pop_interrupt()
     elif kind == "breakthrough":
-        off = command.offensive(state)
+        off = values.offensive(state)
         off["bt_done"] = int(off.get("bt_done", 0)) + 1  # the breakthrough is spent
         for u in order.get("units", []):
             unit = state.unit(u)

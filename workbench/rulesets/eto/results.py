@@ -151,7 +151,7 @@ def finish(state: State, c: dict[str, Any]) -> None:
     commanders in the enemy's new ZOC withdraw (23.3)."""
     from workbench.rulesets.eto import paradrop
     from workbench.rulesets.eto.control import pass_through
-    from workbench.rulesets.eto.losses import lone_commanders_in_zoc
+    from workbench.rulesets.eto.movement import lone_commanders_in_zoc
 
     paradrop.not_vacated(state, c)  # 19.4, 28.7, 29.4
     vacated = not values.combat_units_at(state, c["target"], values.other(c["side"]))

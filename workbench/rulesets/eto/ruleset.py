@@ -27,9 +27,11 @@ from workbench.rulesets.eto import (
     hq,
     income,
     initiative,
+    losses,
     paradrop,
     rail,
     reaction,
+    reaction_attack,
     repair,
     replenishment,
     results,
@@ -41,8 +43,9 @@ from workbench.rulesets.eto import (
     victory,
     weather,
 )
-from workbench.rulesets.eto.control import apply_front, control, home_mask
+from workbench.rulesets.eto.control import control, home_mask
 from workbench.rulesets.eto.face import ETOFace
+from workbench.rulesets.eto.front import apply_front
 from workbench.rulesets.eto.losses import FORCE_POOL
 from workbench.rulesets.eto.movement import MoveOrder
 
@@ -96,7 +99,7 @@ class ETORuleset(ETOFace, Ruleset):
             command.ActivateOrder(), hq.MoveHQOrder(), hq.PlaceHQOrder(), hq.RemoveHQOrder(), breakthrough.BreakthroughOrder(),
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
-            RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction.ReactOrder(),
+            RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction_attack.ReactOrder(),
             paradrop.ParadropOrder(), repair.RepairAttemptOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
@@ -279,7 +282,7 @@ class ETORuleset(ETOFace, Ruleset):
     def exit(self, state: State, step: Step) -> None:
         super().exit(state, step)
         if step.kind == "leaf" and step.actor:
-            stacking.enforce(state)
+            losses.enforce_stacking(state)
 
     # -- procedures ------------------------------------------------------------------------------
     def _end_attack_sequence(self, state: State, step: Step) -> None:

@@ -11,8 +11,6 @@ A partisan that ends a step stacked with a friendly land unit is eliminated.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
@@ -56,22 +54,3 @@ def counts_type(state: State, unit: Unit) -> bool:
     return cls not in state.ruleset.tables["stacking"]["exempt"]["classes"]
 
 
-def enforce(state: State, rule: str = "ETO-24.2") -> None:
-    """End of a step: eliminate excess units (weakest first) and absorbed partisans (45.6)."""
-    from workbench.rulesets.eto.losses import eliminate
-
-    by_hex: dict[tuple[str, str], list[Unit]] = defaultdict(list)
-    for u in state.units_by_id.values():
-        if counts(state, u):
-            by_hex[(u.location, u.side)].append(u)
-    for (label, _side), units in sorted(by_hex.items()):
-        partisans = [u for u in units if values.unit_class(state, u) == "partisan"]
-        others = [u for u in units if u not in partisans]
-        if others and partisans:
-            for p in partisans:
-                eliminate(state, p, "ETO-45.6", " (stacked with a friendly land unit)")
-            units = others
-        lim = limit_for(state, label, [u.nation for u in units])
-        if len(units) > lim:
-            for u in sorted(units, key=lambda u: (values.strength(state, u), u.id))[:len(units) - lim]:
-                eliminate(state, u, rule, f" (overstacked: {len(units)} units, limit {lim})")

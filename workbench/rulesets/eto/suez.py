@@ -26,10 +26,9 @@ from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
-from workbench.rulesets.eto.command import track
 from workbench.rulesets.eto.control import SIDE_CODE, control
-from workbench.rulesets.eto.losses import FORCE_POOL
 from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
+from workbench.rulesets.eto.values import FORCE_POOL, track
 
 ELIGIBLE = "suez_eligible"            # prop: may still be moved to the box (eliminated where 37.7 allows)
 ADDED = "suez_added"                  # prop: a British infantry addition of this winter

@@ -141,3 +141,19 @@ def combat_units_at(state: State, label: str, side: str) -> list[Unit]:
 
 def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
+
+
+#: Boxes units go to when they leave the map (27.2, 27.5, 27.7).
+FORCE_POOL = "Force pool"
+REPLENISHMENT = "Replenishment"
+PERMANENT = "Eliminated"
+
+
+def track(state: State, key: str) -> int:
+    """A numeric track (EPs, offensives ...), 0 when unset."""
+    return int(state.tracks.get(key, 0) or 0)
+
+
+def offensive(state: State) -> dict[str, Any]:
+    """The offensive in progress (``markers["offensive"]``: side, mode, HQs, attacks made ...)."""
+    return state.markers.setdefault("offensive", {})

@@ -83,3 +83,15 @@ def projects_into(state: State, unit: object, label: str) -> bool:
         return False
     f = state.markers.get("forts", {}).get(label)
     return not (f and f.get("kind") == "fortification" and f.get("side") != unit.side)
+
+
+def side_dir(state: State, a: str, b: str) -> int:
+    hm = state.map
+    dirs = np.nonzero(hm.neighbors[hm.index(a)] == hm.index(b))[0]
+    return int(dirs[0]) if dirs.size else -1
+
+
+def can_attack_across(state: State, a: str, b: str) -> bool:
+    """Adjacent across a hexside the attacker could cross (authored reading of 25.1/26.0)."""
+    d = side_dir(state, a, b)
+    return d >= 0 and bool(crossable_sides(state)[state.map.index(a), d])
