@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from workbench.hexgrid import HexGrid
+from workbench.static_cache import StaticCache
 
 MAPS_DIR = Path(os.environ.get("WORKBENCH_MAPS", Path(__file__).resolve().parents[1] / "maps"))
 
@@ -62,8 +62,14 @@ class SeaArea:
     attrs: dict[str, Any] = field(default_factory=dict)
 
 
-class HexMap:
-    """A loaded map: a :class:`HexGrid` plus per-hex and per-hexside data."""
+class HexMap(StaticCache):
+    """A loaded map: a :class:`HexGrid` plus per-hex and per-hexside data.
+
+    :meth:`cached` holds data that depends on the map alone (distance fields, city lists, sea
+    edges), shared by every game and state on it; a value may be a dict used as a bounded memo
+    of a pure function of the map and an explicit content key (e.g. the bytes of a mask).
+    Data that needs the scenario or the rule tables goes to :meth:`Game.cached
+    <workbench.engine.game.Game.cached>`."""
 
     def __init__(
         self,
@@ -95,32 +101,7 @@ class HexMap:
         )
         self.boxes = {b["name"]: _box(b) for b in self.meta.get("boxes", [])}
         self.sea_areas = {s["name"]: _sea(s) for s in self.meta.get("sea_areas", [])}
-        self._cache: dict[Any, Any] = {}  # see cached()
-
-    # -- derived data ----------------------------------------------------------------
-    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """The map-level cache: ``compute()`` once per map for ``key``, then the stored value.
-
-        For data that depends on the map alone (distance fields, city lists, sea edges):
-        a map never changes once loaded, so the value is shared by every game and state on
-        it.  ``compute`` must read nothing but the map and ``key`` -- never units, tracks,
-        markers or rule tables (data that needs the scenario or the tables goes to
-        :meth:`Game.cached <workbench.engine.game.Game.cached>`; data that depends on the
-        position goes to :meth:`State.derived <workbench.engine.state.State.derived>`).
-        A value may be a dict used as a bounded memo of a pure function of the map and an
-        explicit content key (e.g. the bytes of a mask), which can never go stale.  Values
-        are shared: callers must not modify them (copy first).  Keys are namespaced by
-        ruleset or module (``"ssa.sea_edge"``, ``("eto.lonlat",)``).
-        """
-        try:
-            return self._cache[key]
-        except KeyError:
-            value = self._cache[key] = compute()
-            return value
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle without the cache (derived data is rebuilt where the map is unpickled)."""
-        return {**self.__dict__, "_cache": {}}
+        self._cache: dict[Any, Any] = {}  # StaticCache.cached: data of the map alone
 
     # -- construction ----------------------------------------------------------
     @classmethod

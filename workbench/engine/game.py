@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,11 @@ from workbench.engine.scenario import Scenario, check_options, read_scenario
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.map import HexMap, load_map
+from workbench.static_cache import StaticCache
 
 
 @dataclass
-class Game:
+class Game(StaticCache):
     """Immutable during play: everything a state needs that does not change."""
 
     ruleset: Ruleset
@@ -28,29 +28,10 @@ class Game:
     def __post_init__(self) -> None:
         self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.scenario.last_turn)
         self.scenario_units = {u["id"]: u for u in self.scenario.units}
-        self._cache: dict[Any, Any] = {}  # see cached()
-
-    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
-        """The game-level cache: ``compute()`` once per game for ``key``, then the stored value.
-
-        For static data that needs the rule tables (which a game may override) or the
-        scenario, besides the map: terrain cost arrays, weather conditions per letter,
-        control regions, counter values.  The ruleset, tables, scenario and options never
-        change during play, so the value holds for every state of the game.  ``compute``
-        must never read the position (units, tracks, markers, arrays): that is
-        :meth:`State.derived`.  Data that needs the map alone belongs in
-        :meth:`HexMap.cached <workbench.map.HexMap.cached>` (shared by every game on the map).
-        Values are shared: callers must not modify them (copy first).
-        """
-        try:
-            return self._cache[key]
-        except KeyError:
-            value = self._cache[key] = compute()
-            return value
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle without the cache (derived data is rebuilt where the game is unpickled)."""
-        return {**self.__dict__, "_cache": {}}
+        # cached(): static data that needs the rule tables (a game may override them) or the
+        # scenario besides the map -- terrain cost arrays, weather per letter, control regions,
+        # counter values; neither changes during play, so a value holds for every state
+        self._cache: dict[Any, Any] = {}
 
     @property
     def scenario_id(self) -> str:

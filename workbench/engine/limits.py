@@ -1,4 +1,4 @@
-"""Size limits on what the kernel reads: scenario files and game records.
+"""Size limits on what the kernel reads: scenario files, game records and orders.
 
 Every limit is refused at load with a typed error (:class:`ScenarioError` for scenarios,
 :class:`RecordError` for records) that names the limit, so a damaged or hostile file can
@@ -37,6 +37,8 @@ MAX_MARKS = 32
 MAX_MARK_CHARS = 100
 #: Branches kept in one record.
 MAX_BRANCHES = 1_000
+#: The deepest nesting one order may have (a path is a list in a dict: depth 2).
+MAX_ORDER_DEPTH = 8
 #: A record's dice seed is a whole number from 0 to this (PCG64 takes any non-negative seed).
 MAX_SEED = 2**64 - 1
 

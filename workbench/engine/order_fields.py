@@ -19,6 +19,7 @@ so nothing undeclared reaches the game record.  Every order may also name the de
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder
@@ -30,9 +31,11 @@ COMMON = {"kind": "text", "side": "text?"}
 _BASE = {"text": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
 
 
+@lru_cache(maxsize=512)
 def parse(spec: str) -> tuple[str, tuple[str, ...], bool]:
     """``"text list?"`` -> (``"text"``, (``"list"``,), optional): the base type, then the
-    containers from the inside out (``list``; ``table``: text keys to values)."""
+    containers from the inside out (``list``; ``table``: text keys to values).  Memoised: the
+    same few specs are read for every order checked."""
     words = spec.strip()
     optional = words.endswith("?")
     words = words.rstrip("?").split()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from workbench.engine import order_fields
+from workbench.engine import limits, order_fields
 from workbench.engine.decision import Decision
 from workbench.engine.dice import Dice
 from workbench.engine.errors import IllegalOrder, Refusal
@@ -124,9 +124,8 @@ class State:
         The one cache for position-dependent data.  The value is kept per state and
         recomputed whenever any unit moved or changed (the unit epoch) or an extra
         dependency in ``depends`` differs (compared by equality): pass what else
-        ``compute`` reads -- e.g. ``len(self.log), len(self.orders), self.turn`` for data
-        read from tracks and markers that only change with a logged event, or the bytes of
-        an array.  Undo, rollback and :meth:`fork` start with an empty cache.  Data that
+        ``compute`` reads -- e.g. :attr:`event_stamp` for data read from tracks and markers
+        that only change with a logged event, or the bytes of an array.  Undo, rollback and :meth:`fork` start with an empty cache.  Data that
         does not depend on the position belongs in :meth:`Game.cached` or
         :meth:`HexMap.cached`.
         """
@@ -137,6 +136,12 @@ class State:
         value = compute()
         self._derived[key] = (stamp, value)
         return value
+
+    @property
+    def event_stamp(self) -> tuple[int, int, int]:
+        """Changes with every logged event, order and turn: the ``depends`` of :meth:`derived`
+        data read from tracks and markers, which change only with a logged event."""
+        return (len(self.log), len(self.orders), self.turn)
 
     def forget(self, prefix: str = "") -> None:
         """Drop derived data (:meth:`derived`): all of it, or the keys whose name (the key,
@@ -610,10 +615,6 @@ class State:
         return f"<State {' / '.join(self.clock)}: {d if d else self.result}>"
 
 
-#: The deepest nesting an order may have (a path is a list in a dict: depth 2).
-MAX_ORDER_DEPTH = 8
-
-
 def canonical_order(order: Any) -> dict[str, Any]:
     """A private copy of an order in plain JSON types (str keys; str, int, float, bool, None,
     lists), so what is recorded cannot change after ``apply`` and replays exactly.  Anything
@@ -622,8 +623,8 @@ def canonical_order(order: Any) -> dict[str, Any]:
         raise IllegalOrder("kernel", f"an order must be a dict with a 'kind', not {order!r:.200}")
 
     def copy_of(v: Any, depth: int) -> Any:
-        if depth > MAX_ORDER_DEPTH:
-            raise IllegalOrder("kernel", f"an order may nest at most {MAX_ORDER_DEPTH} levels deep")
+        if depth > limits.MAX_ORDER_DEPTH:
+            raise IllegalOrder("kernel", f"an order may nest at most {limits.MAX_ORDER_DEPTH} levels deep")
         if isinstance(v, dict):
             bad = [k for k in v if not isinstance(k, str)]
             if bad:

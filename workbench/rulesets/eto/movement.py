@@ -61,8 +61,7 @@ def occupied_by(state: State, side: str) -> np.ndarray:
             if u.side == side and values.on_map(u):
                 out[state.map.index(u.location)] = True
         return out
-    return state.derived(("eto.occupied", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.occupied", side), make, state.event_stamp)
 
 
 def land_occupied_by(state: State, side: str) -> np.ndarray:
@@ -72,8 +71,7 @@ def land_occupied_by(state: State, side: str) -> np.ndarray:
             if u.side == side and values.on_map(u) and values.is_land_unit(state, u):
                 out[state.map.index(u.location)] = True
         return out
-    return state.derived(("eto.land_occupied", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.land_occupied", side), make, state.event_stamp)
 
 
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
@@ -94,8 +92,7 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
             except KeyError:
                 pass
         return out
-    return state.derived(("eto.banned", unit.side, unit.nation == "FI"), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.banned", unit.side, unit.nation == "FI"), make, state.event_stamp)
 
 
 def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
@@ -127,7 +124,7 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
         ctrl = control(state)
         side_ok = crossable_sides(state) & ~(ta.fortress_side & ta.fort_hex[j] & (ctrl[j] != SIDE_CODE[unit.side]))
         return ok, side_ok
-    return state.derived(key, make, len(state.log), len(state.orders), state.turn)
+    return state.derived(key, make, state.event_stamp)
 
 
 def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:
@@ -271,8 +268,7 @@ def partisan_only(state: State, side: str) -> np.ndarray:
                 elif values.is_combat_unit(state, u):
                     other[i] = True
         return out & ~other
-    return state.derived(("eto.partisan_only", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.partisan_only", side), make, state.event_stamp)
 
 
 def partisan_kill_mp(state: State, b: int) -> int:

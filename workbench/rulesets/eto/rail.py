@@ -149,8 +149,7 @@ def middle_east_areas(state: State) -> list[tuple[str, np.ndarray]]:
                 union |= m
             return [(" and ".join(n for n, _ in areas), union)]
         return areas
-    return state.derived(("eto.rail_middle_east",), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.rail_middle_east",), make, state.event_stamp)
 
 
 def _me_key(state: State, unit: Unit, area: str) -> str:
@@ -182,8 +181,7 @@ def network(state: State, side: str) -> np.ndarray:
         ta = terrain_arrays(state)
         return ta.land & (control(state) == SIDE_CODE[side]) & ~occupied_by(state, values.other(side)) \
             & ~zoc(state, values.other(side))
-    return state.derived(("eto.rail_net", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.rail_net", side), make, state.event_stamp)
 
 
 def net_components(state: State, side: str) -> np.ndarray:
@@ -201,8 +199,7 @@ def net_components(state: State, side: str) -> np.ndarray:
         ok = (dst >= 0) & (~ta.closed_side & ~ta.lake_side).ravel() & net[src] & net[np.maximum(dst, 0)]
         g = csr_matrix((np.ones(int(ok.sum())), (src[ok], dst[ok])), shape=(hm.size, hm.size))
         return connected_components(g, directed=False)[1]
-    return state.derived(("eto.rail_net_components", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.rail_net_components", side), make, state.event_stamp)
 
 
 def _bfs(state: State, side: str, src: int, goal: int | None, blocked: np.ndarray | None):

@@ -85,8 +85,7 @@ def passable(state: State, side: str) -> np.ndarray:
         if side == "allies" and special(state, "ladoga_ice_road"):
             ok |= ladoga_ice(state)
         return ok
-    return state.derived(("eto.supply_passable", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.supply_passable", side), make, state.event_stamp)
 
 
 def ladoga_ice(state: State) -> np.ndarray:
@@ -133,8 +132,7 @@ def sources(state: State, nation: str, side: str) -> list[int]:
             if good:
                 out = good
         return out
-    return state.derived(("eto.sources", nation, side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.sources", nation, side), make, state.event_stamp)
 
 
 def _has_place(state: State, name: str) -> bool:
@@ -217,8 +215,7 @@ def reach(state: State, nation: str, side: str) -> np.ndarray:
         srcs = [i for n in source_nations(state, nation) for i in sources(state, n, side)]
         return multi_source_reach(hm.neighbors, passable(state, side), srcs,
                                   blocked_sides=~crossable_sides(state))
-    return state.derived(("eto.reach", nation, side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.reach", nation, side), make, state.event_stamp)
 
 
 def traces(state: State, unit: Unit) -> bool:
@@ -251,8 +248,7 @@ def fort_hexes(state: State, side: str) -> np.ndarray:
         for h in state.markers.get("captured_forts", []):
             ok[hm.index(h)] = False
         return ok
-    return state.derived(("eto.fort_hexes", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.fort_hexes", side), make, state.event_stamp)
 
 
 def fort_supplied(state: State, side: str) -> set[str]:
@@ -272,8 +268,7 @@ def fort_supplied(state: State, side: str) -> set[str]:
             if forts[i] and i not in chosen and reach(state, u.nation, side)[i] < 0:
                 chosen[i] = u.id
         return set(chosen.values())
-    return state.derived(("eto.fort_supplied", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.fort_supplied", side), make, state.event_stamp)
 
 
 def note_captured_forts(state: State) -> None:
@@ -313,8 +308,7 @@ def marker_reach(state: State, side: str) -> np.ndarray:
         if not srcs:
             return np.full(hm.size, -1, dtype=np.int32)
         return multi_source_reach(hm.neighbors, passable(state, side), srcs, blocked_sides=~crossable_sides(state))
-    return state.derived(("eto.marker_reach", side), make,
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.marker_reach", side), make, state.event_stamp)
 
 
 def capture_markers(state: State) -> None:

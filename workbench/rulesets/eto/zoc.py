@@ -22,8 +22,7 @@ from workbench.rulesets.eto.weather import crossable_sides
 
 def zoc(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes in the ZOC of ``side``'s land units."""
-    return state.derived(("eto.zoc", side), lambda: _zoc(state, side),
-                         len(state.log), len(state.orders), state.turn)
+    return state.derived(("eto.zoc", side), lambda: _zoc(state, side), state.event_stamp)
 
 
 def _zoc(state: State, side: str) -> np.ndarray:

@@ -9,7 +9,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from workbench.engine.face import Assessment, Face, Metrics, economy_tracks, show_number, steps_lost
+from workbench.engine.face import (
+    Assessment,
+    Face,
+    Metrics,
+    economy_tracks,
+    expected,
+    show_number,
+    steps_lost,
+)
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 
@@ -139,8 +147,7 @@ class SSAFace(Face):
             n += 1
         losses["EX"] = (len(low), n) if low_is_att else (n, len(low))
         by = {r: {side: float(losses.get(r, (0, 0))[0]), enemy: float(losses.get(r, (0, 0))[1])} for r in dist}
-        exp = {side: sum(float(p) * by[r][side] for r, p in dist.items()),
-               enemy: sum(float(p) * by[r][enemy] for r, p in dist.items())}
+        exp = expected(dist, by)
         return Assessment(
             attackers=list(a.attackers), defenders=list(a.defenders), attack=a.attack, defense=a.defense,
             base_column=a.base_column, column=a.column, distribution=dist,
