@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.engine import IllegalOrder, OrderKind, Ruleset, State, register_ruleset
-from workbench.engine.face import Assessment, Face, Metrics
+from workbench.engine.face import Assessment, Face, Metrics, expected
 
 SIDES = ("axis", "allies")
 
@@ -83,13 +83,12 @@ class DiceWarFace(Face):
             dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
         by = {r: {side: float(len(order["attackers"]) if r == "AE" else 0),
                   _other(side): float(len(defenders) if r == "DE" else 0)} for r in dist}
-        exp = {s: sum(float(p) * by[r][s] for r, p in dist.items()) for s in (side, _other(side))}
         return Assessment(
             attackers=list(order["attackers"]), defenders=defenders, attack=att, defense=dfn,
             base_column=column, column=column, distribution=dist,
             contributions=[(a, cf[state.unit(a).type], "DW-4") for a in order["attackers"]],
             results={r: self.tables["crt"]["meaning"][r] for r in dist},  # type: ignore[attr-defined]
-            losses_by_result=by, expected_losses=exp, odds_rule="DW-4", die="1d6", target=target)
+            losses_by_result=by, expected_losses=expected(dist, by), odds_rule="DW-4", die="1d6", target=target)
 
     def metrics(self, state: State) -> Metrics:
         """Cities occupied per side are the objectives (DW-5)."""

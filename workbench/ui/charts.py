@@ -35,13 +35,16 @@ W, H = 420, 260
 _SCHEMA = {"turn": pl.String, "t": pl.Int64, "series": pl.String, "value": pl.Float64}
 
 
-def metrics_frame(history: dict[str, dict[str, Any]], state: State, *groups: str) -> pl.DataFrame:
-    """One row per (turn, series, value) from the metrics snapshots, turns in calendar order.
-    ``groups`` picks metrics (``"economy"``, ``"vp"`` ...); a series is named by its key, with
-    the group as a suffix when several groups are asked for (``"axis vp"``)."""
+def snapshots(history: dict[str, dict[str, Any]], state: State) -> dict[str, dict[str, Any]]:
+    """The per-turn snapshots with the current turn's metrics as they are now."""
+    return {**history, state.turn_label: {"metrics": state.ruleset.metrics(state).as_dict()}}
+
+
+def metrics_frame(snaps: dict[str, dict[str, Any]], state: State, *groups: str) -> pl.DataFrame:
+    """One row per (turn, series, value) from the metrics snapshots (:func:`snapshots`), turns in
+    calendar order.  ``groups`` picks metrics (``"economy"``, ``"vp"`` ...); a series is named
+    by its key, with the group as a suffix when several groups are asked for (``"axis vp"``)."""
     cal = {t: i for i, t in enumerate(state.calendar)}
-    snaps = dict(history)
-    snaps[state.turn_label] = {"metrics": state.ruleset.metrics(state).as_dict()}
     rows = []
     for turn, snap in snaps.items():
         m = snap.get("metrics") or {}
@@ -54,9 +57,9 @@ def metrics_frame(history: dict[str, dict[str, Any]], state: State, *groups: str
     return pl.DataFrame(rows, schema=_SCHEMA).sort("t")
 
 
-def economy_frame(history: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
+def economy_frame(snaps: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
     """Economy tracks per nation and metric (``GE.eps`` shows as ``GE eps``)."""
-    df = metrics_frame(history, state, "economy")
+    df = metrics_frame(snaps, state, "economy")
     return df.with_columns(pl.col("series").str.replace(".", " ", literal=True))
 
 
@@ -77,8 +80,8 @@ def losses_frame(state: State) -> pl.DataFrame:
         (pl.col("kind") == "eliminated").sum().cast(pl.Int64).alias("eliminated")).sort(["side", "type"]))
 
 
-def objectives_frame(history: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
-    return metrics_frame(history, state, "objectives")
+def objectives_frame(snaps: dict[str, dict[str, Any]], state: State) -> pl.DataFrame:
+    return metrics_frame(snaps, state, "objectives")
 
 
 def _series(df: pl.DataFrame, key: str) -> dict[str, list]:
@@ -145,13 +148,14 @@ class Charts:
         if state is not None:
             self.state = state
         st = self.state
-        eco = economy_frame(self.history, st)
+        snaps = snapshots(self.history, st)
+        eco = economy_frame(snaps, st)
         self.sources["economy"].data = _series(eco, "series")
         self._say("economy", "" if eco.height else "this game keeps no economy tracks")
-        vp = metrics_frame(self.history, st, "vp", "morale")
+        vp = metrics_frame(snaps, st, "vp", "morale")
         self.sources["vp"].data = _series(vp, "series")
         self._say("vp", "" if vp.height else "no victory points or morale in this game")
-        obj = objectives_frame(self.history, st)
+        obj = objectives_frame(snaps, st)
         self.sources["objectives"].data = _series(obj, "series")
         self._say("objectives", "" if obj.height else "this game reports no objectives")
         loss = losses_frame(st)

@@ -77,7 +77,6 @@ class OrderEntry:
         self.clear_btn.on_click(lambda _=None: self.select(None))
         self.stack_box = widgets.VBox()
         self.stack_box.add_class("wb-stack-picker")
-        self.stack_hex: str | None = None
         self.widget = widgets.VBox([self.title, self.unit_box, self.clear_btn, self.stack_box, self.hint,
                                     self.kind_box], layout=widgets.Layout(width="100%"))
         self.widget.add_class("wb-orders")
@@ -129,17 +128,15 @@ class OrderEntry:
         """The open order kinds ``uid`` may still be given now: map orders that move it, and
         attacks it may join."""
         kinds = sorted({o["kind"] for o in self.unit_orders(uid).values()})
-        for kind in self.wb.planner.kinds():
-            if kind in (self.wb.state.decision.kinds if self.wb.state.decision else ()) and \
-                    any(uid in o.get("attackers", []) for o in self.legal(kind)):
-                kinds.append(kind)
+        attack = self.wb.planner.open_kind()
+        if attack and any(uid in o.get("attackers", []) for o in self.legal(attack)):
+            kinds.append(attack)
         return kinds
 
     def show_stack(self, label: str | None) -> None:
         """The stack picker: every unit of the clicked hex that this view commands, with what it
         may still do; a click on one selects it (one click for any unit of a big stack)."""
         state = self.wb.state
-        self.stack_hex = label
         d = state.decision
         units = [] if label is None or d is None else sorted(
             (u for u in state.units_at(label) if u.side == d.side and self.wb.may_command(u.side)),

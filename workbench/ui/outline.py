@@ -134,9 +134,7 @@ class Outline:
 
     def advance(self) -> None:
         st = self.wb.state
-        d = st.decision
-        if d is not None and not self.wb.may_command(d.side):
-            self.wb.say(f"This is the {self.wb.side} view; {d.side} owes the decision ('{d.prompt}').", "warn")
+        if not self.wb.may_act():
             return
         try:
             st.advance()

@@ -42,7 +42,6 @@ CSS = """
 <style>
 .wb-rule { color:#7a4b00; font-family:monospace; font-size:90%; }
 .wb-msg { padding:4px 8px; border-radius:4px; min-height:1.6em; }
-.wb-message { height:58px; overflow-y:auto; }  /* a fixed slot: a long message never moves the map */
 .wb-title h3, .wb-title div { white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
 .wb-msg-ok { background:#e6f4ea; } .wb-msg-info { background:#eef3fb; }
 .wb-msg-warn { background:#fff4d6; } .wb-msg-refused { background:#fde7e7; border:1px solid #d93025; }
@@ -204,11 +203,18 @@ class Workbench:
     def may_command(self, side: str) -> bool:
         return self.side is None or self.side == side
 
-    def apply(self, order: dict[str, Any]) -> bool:
-        """Send one order to the kernel; show its refusal, or refresh everything."""
+    def may_act(self) -> bool:
+        """Whether this view may act on the decision owed now; if not, say who owes it (a
+        side's view acts only for that side, issue 26.3)."""
         d = self.state.decision
         if d is not None and not self.may_command(d.side):
             self.say(f"This is the {self.side} view; {d.side} owes the decision ('{d.prompt}').", "warn")
+            return False
+        return True
+
+    def apply(self, order: dict[str, Any]) -> bool:
+        """Send one order to the kernel; show its refusal, or refresh everything."""
+        if not self.may_act():
             return False
         refusal = self.state.check(order)
         if refusal is not None:
