@@ -103,7 +103,10 @@ def test_eto_charts_fill_with_eps_losses_and_vp(tmp_path):
     step_to(s, "resolve")
     s.apply({"kind": "resolve", "target": "08740"})
     m = s.ruleset.metrics(s)
-    assert m.economy["GE.eps"] >= 0 and "SU.eps" in m.economy and m.vp == {"axis": m.vp["axis"]}
+    from workbench.rulesets.eto.victory import axis_vp
+
+    assert m.economy["GE.eps"] == float(s.tracks["GE.eps"]) and m.economy["SU.eps"] == float(s.tracks["SU.eps"])
+    assert m.vp == {"axis": float(axis_vp(s)[0])} and set(m.losses) == {"axis", "allies"}
     c = Charts(s)
     assert "GE eps" in c.sources["economy"].data["name"]
     assert c.sources["vp"].data["name"] == ["axis vp"]
@@ -188,7 +191,9 @@ def test_face_defaults_for_a_ruleset_that_overrides_nothing(toy_state):
     m = rs.metrics(toy_state)
     assert m.losses == {"axis": 0, "allies": 0} and m.objective_value == {"axis": 0.0, "allies": 0.0}
     assert rs.brain("axis") is None and rs.crt_table() is None
-    assert isinstance(ov["control"], np.ndarray) or ov["control"] is None
+    assert ov["control"] is None  # the toy keeps no control array
+    toy_state.arrays["control"] = np.arange(toy_state.map.size, dtype=np.int8) % 3
+    assert np.array_equal(rs.overlays(toy_state, None)["control"], np.arange(toy_state.map.size) % 3)
 
 
 def test_ssa_3_3c_naval_counters_show_their_printed_factors():
