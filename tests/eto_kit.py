@@ -34,20 +34,36 @@ def _toml(v: Any) -> str:
 
 
 def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: str = "1941-08",
-                  tracks: dict[str, Any] | None = None, extra: str = "", specials: tuple[str, ...] = ()) -> str:
+                  tracks: dict[str, Any] | None = None, extra: str = "", specials: tuple[str, ...] = (),
+                  west: bool = False, options: dict[str, Any] | None = None) -> str:
+    """A test scenario: the eastern test front, or with ``west`` the 1940 Channel front (August 1940,
+    after the fall of France: the UK against Germany and Italy, the Low Countries and France German-held)."""
     t = {"GE.eps": 20, "GE.offensives": 3, "SU.eps": 20, "SU.offensives": 3, "IT.eps": 0,
          "initiative": "axis", **(tracks or {})}
     lines = [
         "format = 1", "designer_mode = true", 'id = "test/eto"', 'title = "ETO rules test"', 'ruleset = "eto"', 'map = "europe"',
         f'first_turn = "{first}"', f'last_turn = "{last}"',
-        "[sides.axis]", 'nations = ["GE", "IT", "RO", "FI", "HU"]', "[sides.allies]", 'nations = ["SU"]',
-        "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in t.items()],
-        "[control]", '"Germany" = "axis"', '"Poland" = "axis"', '"Romania" = "axis"', '"Hungary" = "axis"',
-        '"Finland" = "axis"', '"USSR" = "allies"', '"Latvia" = "allies"', '"Lithuania" = "allies"',
-        '"Estonia" = "allies"',
-        "[[control_regions]]", 'name = "test Axis zone"', 'country = "USSR"', 'side = "axis"',
-        f"polygon = {_toml(AXIS_WEST)}",
     ]
+    if west:
+        lines += [
+            "[sides.axis]", 'nations = ["GE", "IT"]', "[sides.allies]", 'nations = ["UK", "FR"]',
+            "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in {"UK.eps": 20, "UK.offensives": 3,
+                                                               **{k: v for k, v in t.items() if not k.startswith("SU.")}}.items()],
+            "[control]", '"Germany" = "axis"', '"Belgium" = "axis"', '"Netherlands" = "axis"', '"Italy" = "axis"',
+            '"Luxembourg" = "axis"', '"France" = "axis"', '"United Kingdom" = "allies"',
+        ]
+    else:
+        lines += [
+            "[sides.axis]", 'nations = ["GE", "IT", "RO", "FI", "HU"]', "[sides.allies]", 'nations = ["SU"]',
+            "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in t.items()],
+            "[control]", '"Germany" = "axis"', '"Poland" = "axis"', '"Romania" = "axis"', '"Hungary" = "axis"',
+            '"Finland" = "axis"', '"USSR" = "allies"', '"Latvia" = "allies"', '"Lithuania" = "allies"',
+            '"Estonia" = "allies"',
+            "[[control_regions]]", 'name = "test Axis zone"', 'country = "USSR"', 'side = "axis"',
+            f"polygon = {_toml(AXIS_WEST)}",
+        ]
+    if options:
+        lines += ["[options]", *[f"{k} = {_toml(v)}" for k, v in options.items()]]
     for eff in specials:
         lines += ["[[special_rules]]", f'id = "{eff}"', f'effect = "{eff}"', 'rule = "test"', 'text = "test"']
     lines.append(extra)
@@ -89,7 +105,9 @@ def step_to(state, key: str, limit: int = 50):  # noqa: ANN001, ANN201
         d = state.decision
         if d is None or d.kind == key or (state.step and state.step.key == key and d.kind == key):
             return state
-        if "end_step" in d.kinds:
+        if "choose_first" in d.kinds:
+            state.apply({"kind": "choose_first", "side": d.side})
+        elif "end_step" in d.kinds:
             state.apply({"kind": "end_step"})
         elif "pass" in d.kinds:
             state.apply({"kind": "pass"})

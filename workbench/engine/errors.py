@@ -68,3 +68,10 @@ class RecordError(Exception):
 
     def __reduce__(self):  # noqa: ANN204
         return (RecordError, (self.args[0] if self.args else "", self.key))
+
+
+def refuse(refusal: Refusal | None) -> None:
+    """Raise the refusal a rules helper returned, if any (``check`` code reads as a list of
+    ``refuse(why_not(...))`` lines)."""
+    if refusal is not None:
+        raise IllegalOrder(refusal.rule, refusal.why)

@@ -110,8 +110,8 @@ class Ruleset(Face):
         """Whether a step with ``when`` applies now.  ``optional:X`` tests a rule option."""
         if when.startswith("optional:"):
             return when.split(":", 1)[1] in state.game.options.get("optional_rules", ())
-        if when.startswith("option:"):
-            return bool(state.game.options.get(when.split(":", 1)[1]))
+        if when.startswith("option:"):  # "option:a|b": any of the options is on
+            return any(state.game.options.get(k) for k in when.split(":", 1)[1].split("|"))
         if when == "first-turn":
             return state.turn == 0
         raise ValueError(f"{self.name}: unknown step condition {when!r}")

@@ -10,6 +10,7 @@ a hex makes it friendly (24.4); partisans too (45.4).  The fronts of 24.5 are in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,9 @@ from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
 
 NEUTRAL, AXIS, ALLIES = 0, 1, 2
 SIDE_CODE = {"axis": AXIS, "allies": ALLIES}
+#: ``f(state, unit, labels)`` run after a land unit entered ``labels`` (airbase evacuation,
+#: 13.2, registers here from :mod:`airbases`).
+ENTRY_HOOKS: list[Callable[[State, Unit, list[str]], None]] = []
 
 
 def control(state: State) -> np.ndarray:
@@ -99,7 +103,10 @@ def pass_through(state: State, unit: Unit, path: list[int]) -> None:
     if not values.is_land_unit(state, unit):
         return
     control(state)[np.asarray(path, dtype=np.int64)] = SIDE_CODE[unit.side]
-    remove_entered_markers(state, unit, [state.map.label(int(i)) for i in path])
+    labels = [state.map.label(int(i)) for i in path]
+    remove_entered_markers(state, unit, labels)
+    for hook in ENTRY_HOOKS:
+        hook(state, unit, labels)
 
 
 def removable_marker_kinds(state: State) -> set[str]:

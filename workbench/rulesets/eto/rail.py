@@ -316,8 +316,9 @@ class RailOrder(OrderKind):
         out = []
         for u in state.units_by_id.values():
             if u.side != side or not values.on_map(u) or u.props.get("activated") or u.props.get("moved") \
-                    or u.props.get("railed") or u.props.get("dropped") == state.turn_label:
-                continue  # dropped paras stay in their hex for the turn (19.4, 28.7)
+                    or u.props.get("railed") or u.props.get("dropped") == state.turn_label \
+                    or u.props.get("air_transported") == state.turn_label:
+                continue  # dropped paras stay in their hex for the turn (19.4, 28.7); airlifted units never rail (18.3)
             if values.unit_class(state, u) not in state.ruleset.tables["rail"]["limits"]["eligible_classes"]:
                 continue
             if ez[state.map.index(u.location)]:
@@ -371,6 +372,8 @@ class RailOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         uid = order.get("unit")
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if u is not None and u.props.get("air_transported") == state.turn_label:
+            raise IllegalOrder("ETO-18.3", f"{uid} moved by air this turn and may not move by rail")
         if u is None or u not in self.movers(state):
             raise IllegalOrder("ETO-31.3", f"{uid} may not move by rail now (activated this turn, already moved, "
                                "in enemy ZOC, not a rail-eligible unit, or its nation's capacity is used up)")

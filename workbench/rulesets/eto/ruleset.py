@@ -20,6 +20,13 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     advance,
+    air_flights,
+    air_interception,
+    air_missions,
+    air_offensive,
+    air_transport,
+    air_units,
+    airbases,
     breakthrough,
     combat,
     command,
@@ -89,7 +96,7 @@ class ETORuleset(ETOFace, Ruleset):
     sides = ("axis", "allies")
     boxes = ("Force pool", "Replenishment", "Unplaced", "Eliminated", "Turn track", "Siberian Transfers")
     scenario_keys = frozenset({"seasonal_turns", "control_regions"})
-    unit_keys = frozenset({"note"})
+    unit_keys = frozenset({"note", "points"})
     optional_rules = scenario_check.OPTIONAL_RULES
 
     def __init__(self) -> None:
@@ -100,7 +107,9 @@ class ETORuleset(ETOFace, Ruleset):
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction_attack.ReactOrder(),
-            paradrop.ParadropOrder(), repair.RepairAttemptOrder(),
+            paradrop.ParadropOrder(), repair.RepairAttemptOrder(), air_missions.FlyOrder(),
+            air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
+            air_transport.AirTransportOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -126,6 +135,19 @@ class ETORuleset(ETOFace, Ruleset):
         p["initiative/reveal"] = initiative.reveal
         p[reaction.DECLINED] = reaction.declined
         p.update(results.PROCEDURES)  # 27.1-27.6, 28.3: the combat-result steps
+        # air (12.0-15.0): interception settles, destination combats, return to base
+        p[air_interception.SETTLE] = air_interception.settle
+        for key in ("naval-air/sides/air-naval", "naval-air/sides/air-movement"):
+            p[f"{key}:exit"] = self._air_step_over
+        p["defensive-support:exit"] = air_interception.resolve_destinations  # 4A-D: GS meets GS
+        p["air-return"] = air_flights.return_all  # 4A-G, 4B-D
+        p["air-attacks"] = air_offensive.resolve  # 4B-C
+
+    def _air_step_over(self, state: State, step: Step) -> None:
+        """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then
+        every air unit returns to base (ETO-PART4 Step 4, 13.0)."""
+        air_interception.resolve_destinations(state)
+        air_flights.return_all(state)
 
     # -- calendar -------------------------------------------------------------------------
     def calendar(self, first: str, last: str) -> list[str]:
@@ -167,6 +189,12 @@ class ETORuleset(ETOFace, Ruleset):
                 uid = f"{entry['nation']}-{tag}-{entry['type']}-{k + 1}"
                 state.units_by_id[uid] = Unit(uid, sides[entry["nation"]], entry["nation"], entry["type"], None,
                                               box, False, {"pool_of": values.major_of(state, entry["nation"])})
+        for spec in sc.units:  # air units stand on their bases in scenario order (13.2, 13.4)
+            u = state.units_by_id.get(spec["id"])
+            if u is not None and air_units.flies(state, u) and values.on_map(u):
+                if spec.get("points"):
+                    u.props["points"] = int(spec["points"])  # ATP marker (18.1)
+                airbases.land(state, u, u.location)
         state.tracks.setdefault("weather", "F")
         for r in sc.raw.get("special_rules", []):
             if isinstance(r, dict) and r.get("effect") == "blitzkrieg_available":

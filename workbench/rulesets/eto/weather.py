@@ -53,6 +53,8 @@ def weather_phase(state: State, step: Any) -> None:
     state.tracks["weather"] = letter
     state.emit("weather", rule="ETO-1.0", text=f"{month}: weather {letter}", weather=letter)
     grounding = tables["weather"]["grounding"]
+    for key in [k for k in state.tracks if k.startswith("grounded.")]:
+        state.tracks.pop(key)  # last month's grounding ends with the month (1.4)
     for zone in grounding["rolls"].get(letter, []):
         cond = tables["weather"]["conditions"][letter][zone]
         need = int(grounding[cond]["grounded_on"])
@@ -86,6 +88,29 @@ def conditions(state: State) -> np.ndarray:
         return out
 
     return state.game.cached(("eto.conditions", w), compute)
+
+
+def air_grounded(state: State) -> np.ndarray:
+    """``bool[N]``: ETO-1.4 -- every air activity is prohibited in the hexes of a zone whose
+    grounding roll succeeded this month (the mild France/Germany region goes with the moderate
+    zone, ``[grounding] follows``)."""
+    ta = terrain_arrays(state)
+    hm = state.map
+    out = np.zeros(hm.size, dtype=bool)
+    mild_fg = hm.flag("mild_france_germany")
+    for key, on in state.tracks.items():
+        if not key.startswith("grounded.") or not on:
+            continue
+        zone = key.split(".", 1)[1]
+        if zone == "severe":
+            out |= ta.severe
+        elif zone == "moderate":
+            out |= ta.moderate & ~mild_fg
+        elif zone == "mild_france_germany":
+            out |= mild_fg
+        elif zone == "mild":
+            out |= ~ta.severe & ~ta.moderate & ~mild_fg
+    return out
 
 
 def lakes_frozen(state: State) -> np.ndarray:

@@ -1,0 +1,180 @@
+"""ETO air missions, bases and interception chains (ETO-12.3, 13.1-13.4, 14.1-14.6, 21.0-21.4).
+
+The Channel front of August 1940 (eto_kit ``west``): Dover 03148, Calais 03248, Antwerp
+03548, Brussels 03649, Frankfurt 04351, Harwich 03246, London 02948.
+"""
+
+from __future__ import annotations
+
+import pytest
+from eto_kit import FixedDice, begin_offensive, events, new_state, step_to, unit
+
+from workbench.engine.errors import IllegalOrder
+from workbench.rulesets.eto import air_missions, airbases
+from workbench.rulesets.eto.control import pass_through
+
+DOVER, CALAIS, ANTWERP, BRUSSELS, FRANKFURT, HARWICH, LONDON = (
+    "03148", "03248", "03548", "03649", "04351", "03246", "02948")
+SEA_OFF_ANTWERP = "03447"   # between Calais (2) and Antwerp (1): the 14.2 example's 3515
+
+
+def west(tmp_path, units, *faces, first="1940-08", **kw):  # noqa: ANN001, ANN201
+    return new_state(tmp_path, units, *faces, first=first, last="1940-09", west=True,
+                     options={"air": True}, **kw)
+
+
+def to_air_offensive(state, nations=("GE",)):  # noqa: ANN001, ANN201
+    """From the start of the month to 4B-B of an Axis air offensive."""
+    step_to(state, "offensive")
+    begin_offensive(state, "axis")
+    state.apply({"kind": "air_offensive", "nations": list(nations)})
+    step_to(state, "air-moves")
+    assert state.step.key == "air-moves"
+    return state
+
+
+# == bases (13.2-13.4) ==========================================================================
+def test_eto_13_2_bases_per_hex_city_resource_is_two_airfield_adds_one(tmp_path):
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER)])
+    assert airbases.capacity(s, DOVER) == 1          # a port (city)
+    assert airbases.capacity(s, LONDON) == 2         # a city resource hex: two bases
+    assert airbases.capacity(s, SEA_OFF_ANTWERP) == 0
+    s.markers.setdefault("forts", {})[LONDON] = {"kind": "airfield", "side": "allies"}
+    assert airbases.capacity(s, LONDON) == 3         # 13.2: three with an airfield marker
+    s.markers.setdefault("destroyed", {})[LONDON] = {"kind": "airfield", "side": "allies"}
+    assert airbases.capacity(s, LONDON) == 0         # 21.5: no base until repaired
+    assert airbases.max_units(s, BRUSSELS) == 4      # 13.4: two per base, a city resource hex four
+
+
+def test_eto_13_4_units_beyond_capacity_are_overstacked_and_may_only_change_base(tmp_path):
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("UK-f2", "UK", "fighter", DOVER)])
+    assert not s.unit("UK-f1").props.get("overstacked")
+    assert s.unit("UK-f2").props.get("overstacked") is True
+    why = air_missions.unit_why_not(s, "allies", s.unit("UK-f2"), "attack_air")
+    assert why is not None and why.rule == "ETO-13.4"
+    airbases.reorder(s, DOVER, "allies", ["UK-f2", "UK-f1"])   # the owner restacks (13.4)
+    assert s.unit("UK-f1").props.get("overstacked") is True
+    assert not s.unit("UK-f2").props.get("overstacked")
+
+
+def test_eto_13_2_captured_base_evacuates_within_twice_range_or_is_lost(tmp_path):
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("UK-f2", "UK", "fighter", DOVER),
+                        unit("GE-i", "GE", "infantry", CALAIS)])
+    ge = s.unit("GE-i")
+    ge.location = DOVER
+    pass_through(s, ge, [s.map.index(DOVER)])
+    f1, f2 = s.unit("UK-f1"), s.unit("UK-f2")
+    # the functioning unit flies to a vacant friendly base within 2 x 3 hexes ...
+    assert f1.location != DOVER and s.map.distance(DOVER, f1.location) <= 6
+    assert airbases.is_friendly_base(s, "allies", f1.location)
+    # ... the overstacked one has no chance to escape (13.4)
+    assert f2.location == "Force pool"
+    assert [e["data"]["unit"] for e in events(s, "air_eliminated")] == ["UK-f2"]
+
+
+# == change of base (12.3) ======================================================================
+def test_eto_12_3_change_base_hops_of_twice_range_through_friendly_bases(tmp_path):
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER)])
+    step_to(s, "naval-air/sides/air-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/air-movement")
+    assert s.decision.side == "allies"
+    manchester = s.map.hex_of("Manchester")        # 8 hexes from Dover: too far for one hop of 2 x 3
+    why = s.check({"kind": "fly", "units": ["UK-f1"], "mission": "change_base", "to": manchester})
+    assert why is not None and why.rule == "ETO-13.0" and "allows 6" in why.why
+    with pytest.raises(IllegalOrder, match="ETO-12.3"):
+        s.apply({"kind": "fly", "units": ["UK-f1"], "mission": "change_base", "to": LONDON,
+                 "via": [LONDON, LONDON, LONDON]})
+    birmingham = s.map.hex_of("Birmingham")        # 6 from Dover: one full hop
+    s.apply({"kind": "fly", "units": ["UK-f1"], "mission": "change_base", "to": manchester, "via": [birmingham]})
+    f1 = s.unit("UK-f1")
+    assert f1.location == manchester and f1.props["base"] == manchester and not f1.props.get("flight")
+
+
+# == the 14.2 worked example ===================================================================
+def test_eto_14_2_worked_example_interception_chain(tmp_path):
+    """ETO-14.2's example on the europe map, with the bomber on an air offensive against Harwich
+    (its STP target needs the naval units of the war at sea).  A German 6-12 bomber from
+    Frankfurt flies towards Harwich; a British 4-3/3 fighter from Dover intercepts it between
+    Calais and Antwerp; a German 4-4/3 fighter from Brussels intercepts the British fighter over
+    Calais.  The fighters' battle over Calais is fought first; the British fighter aborts the
+    German one (a roll equal to the target number 4+3-3 = 4), flies on, and misses the
+    helpless bomber twice (rolls of 6, never a hit: 15.7); the bomber flies on to Harwich."""
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-f1", "GE", "fighter", BRUSSELS),
+                        unit("UK-f1", "UK", "fighter", DOVER)])
+    to_air_offensive(s)
+    s.dice = FixedDice(4, 5, 6, 6, 1, 1)
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": HARWICH})
+    # the bomber flew on until the British could reach it: the first hex within 3 of Dover
+    d = s.decision
+    assert (d.kind, d.side) == ("air_intercept", "allies")
+    assert s.unit("GE-b1").location == SEA_OFF_ANTWERP
+    via = next(h for h in s.map.labels_list if s.map.distance(h, CALAIS) == 1
+               and s.map.distance(h, SEA_OFF_ANTWERP) == 1)
+    s.apply({"kind": "intercept", "units": ["UK-f1"], "path": [CALAIS, via, SEA_OFF_ANTWERP]})
+    # over Calais the Germans may counter-intercept the British fighter
+    d = s.decision
+    assert (d.kind, d.side) == ("air_intercept", "axis") and s.unit("UK-f1").location == CALAIS
+    s.apply({"kind": "intercept", "units": ["GE-f1"]})
+    assert s.unit("GE-f1").location == CALAIS
+    s.apply({"kind": "pass"})            # no more German fighters: the battle over Calais
+    rolls = [e for e in events(s, "air_combat")]
+    assert [(r["data"]["attacker"], r["data"]["target"], r["data"]["target_number"], r["data"]["result"])
+            for r in rolls[:2]] == [("UK-f1", "GE-f1", 4, "abort"), ("GE-f1", "UK-f1", 4, "none")]
+    assert s.unit("GE-f1").props.get("aborted") and not s.unit("UK-f1").props.get("aborted")
+    # the British fighter continued its mission and waits over the bomber's hex
+    assert s.unit("UK-f1").location == SEA_OFF_ANTWERP
+    d = s.decision
+    assert (d.kind, d.side) == ("air_intercept", "allies")
+    s.apply({"kind": "pass"})            # the battle with the bomber: 7 to hit, two 6s
+    rolls = [e["data"] for e in events(s, "air_combat")][2:]
+    assert [(r["attacker"], r["target"], r["target_number"], r["die"], r["result"]) for r in rolls] == [
+        ("UK-f1", "GE-b1", 7, 6, "none"), ("UK-f1", "GE-b1", 7, 6, "none")]
+    # the bomber continues to its target; the interceptors stay where they fought (14.1)
+    assert s.unit("GE-b1").location == HARWICH and not s.unit("GE-b1").props.get("aborted")
+    assert s.unit("UK-f1").location == SEA_OFF_ANTWERP and s.unit("GE-f1").location == CALAIS
+    # 4B-C bombs Harwich, 4B-D brings everyone home
+    s.apply({"kind": "end_step"})
+    assert [e["data"].get("hex") for e in events(s, "installation_bombing")] == [HARWICH]
+    for uid, home in (("GE-b1", FRANKFURT), ("GE-f1", BRUSSELS), ("UK-f1", DOVER)):
+        assert s.unit(uid).location == home and not s.unit(uid).props.get("flight")
+
+
+def test_eto_14_4_an_air_unit_intercepts_once_per_step(tmp_path):
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-b2", "GE", "bomber", FRANKFURT),
+                        unit("UK-f1", "UK", "fighter", DOVER)])
+    to_air_offensive(s)
+    s.dice = FixedDice(*([6] * 10), 1, 1, 1, 1)
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": HARWICH})
+    s.apply({"kind": "intercept", "units": ["UK-f1"], "path": air_missions.path_to(s, DOVER, SEA_OFF_ANTWERP)})
+    s.apply({"kind": "pass"})
+    assert s.decision.kind == "air-moves"
+    s.apply({"kind": "fly", "units": ["GE-b2"], "mission": "bomb", "to": HARWICH})
+    # UK-f1 already intercepted this step: the second bomber is never offered to it
+    assert s.decision.kind == "air-moves" and s.unit("GE-b2").location == HARWICH
+
+
+def test_eto_13_1_no_flight_over_neutral_land(tmp_path):
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", s_hex := "04357")])  # Zurich is Swiss: neutral
+    why = air_missions.path_why_not(s, "axis", FRANKFURT, air_missions.path_to(s, FRANKFURT, s_hex), 12)
+    assert why is not None and why.rule == "ETO-13.1"
+
+
+def test_eto_1_4_grounded_zone_stops_flights(tmp_path):
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER)])
+    s.tracks["grounded.moderate"] = True
+    why = air_missions.unit_why_not(s, "allies", s.unit("UK-f1"), "attack_air")
+    assert why is not None and why.rule == "ETO-1.4"
+
+
+def test_eto_21_1_air_offensive_spends_an_offensive_and_refuses_minor_partners(tmp_path):
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("UK-f1", "UK", "fighter", DOVER)])
+    step_to(s, "offensive")
+    begin_offensive(s, "axis")
+    before = s.tracks["GE.offensives"]
+    with pytest.raises(IllegalOrder, match="ETO-21.1"):
+        s.apply({"kind": "air_offensive", "nations": ["RO"]})
+    s.apply({"kind": "air_offensive", "nations": ["GE"]})
+    assert s.tracks["GE.offensives"] == before - 1
+    assert s.step.key == "air-moves"

@@ -1,0 +1,96 @@
+"""ETO air transport with ATP markers (ETO-18.1-18.5) and air supply (ETO-32.6).
+
+Channel front of August 1940 (eto_kit ``west``): Frankfurt 04351, Cologne 04149 (3 hexes),
+Hamburg 04442 (9), Munich 04855 (7), Dover 03148.
+"""
+
+from __future__ import annotations
+
+import pytest
+from eto_kit import FixedDice, events, new_state, step_to, unit
+
+from workbench.engine.errors import IllegalOrder
+from workbench.rulesets.eto import rail
+
+FRANKFURT, COLOGNE, HAMBURG, MUNICH, DOVER, BRUSSELS = "04351", "04149", "04442", "04855", "03148", "03649"
+
+
+def axis_air_step(tmp_path, units, *faces, **kw):  # noqa: ANN001, ANN201
+    s = new_state(tmp_path, units, *faces, first="1940-08", last="1940-09", west=True, options={"air": True}, **kw)
+    step_to(s, "naval-air/sides/air-movement")
+    assert s.decision.side == "axis"
+    return s
+
+
+def test_eto_18_2_atp_carries_a_paratroop_and_it_may_not_rail_this_turn(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT), unit("GE-p", "GE", "paratroop", FRANKFURT)])
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-p"], "to": HAMBURG})
+    p = s.unit("GE-p")
+    assert p.location == HAMBURG and p.props["air_transported"] == s.turn_label
+    assert not p.props.get("activated")                         # 18.3: not activated by the flight
+    assert s.unit("GE-atp").props["atp_used"] == s.turn_label   # 18.5: no paradrop this turn
+    assert p not in rail.RailOrder().movers(s)
+
+
+def test_eto_18_2_trip_over_twelve_hexes_is_refused(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT), unit("GE-p", "GE", "paratroop", COLOGNE)])
+    berlin = s.map.hex_of("Berlin")
+    trip = s.map.distance(FRANKFURT, COLOGNE) + s.map.distance(COLOGNE, berlin)
+    assert trip > 12 and s.map.distance(FRANKFURT, berlin) <= 12   # only the detour makes it too long
+    why = s.check({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-p"], "pickup": COLOGNE, "to": berlin})
+    assert why is not None and why.rule == "ETO-18.2" and f"the trip is {trip} hexes" in why.why
+
+
+def test_eto_18_3_full_infantry_splits_and_one_step_flies(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT), unit("GE-i", "GE", "infantry", FRANKFURT)],
+                      extra='[[force_pool]]\nnation = "GE"\ntype = "infantry"\ncount = 1\n')
+    twin = next(u for u in s.units_by_id.values() if u.location == "Force pool" and u.type == "infantry")
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-i"], "to": MUNICH})
+    gi = s.unit("GE-i")
+    assert gi.location == MUNICH and gi.reduced                # flipped to its depleted side and flown
+    assert twin.location == FRANKFURT and twin.reduced         # the step left behind, from the pool
+
+
+def test_eto_18_4_a_general_alone_needs_an_atp_with_a_unit_rides_free(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT), unit("GE-p", "GE", "paratroop", FRANKFURT),
+                                 unit("GE-g", "GE", "general", FRANKFURT, name="Guderian"),
+                                 unit("GE-p2", "GE", "paratroop", FRANKFURT)])
+    why = s.check({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-p", "GE-p2"], "to": HAMBURG})
+    assert why is not None and why.rule == "ETO-18.4" and "needs 2" in why.why
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-p", "GE-g"], "to": HAMBURG})
+    assert s.unit("GE-g").location == HAMBURG
+
+
+def test_eto_18_3_armor_cannot_fly(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT), unit("GE-a", "GE", "armor", FRANKFURT)])
+    with pytest.raises(IllegalOrder, match="ETO-18.3"):
+        s.apply({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-a"], "to": HAMBURG})
+
+
+def test_eto_18_1_load_is_destroyed_with_its_atp(tmp_path):
+    """A British fighter from Dover intercepts the loaded ATP as it nears Calais: target number
+    4+3-0 = 7, a roll of 1 hits (15.7), and a one-point ATP marker hit is destroyed with the
+    paratroop aboard."""
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", COLOGNE), unit("GE-p", "GE", "paratroop", COLOGNE),
+                                 unit("UK-f", "UK", "fighter", DOVER)])
+    s.dice = FixedDice(1, 6, 6, 6)
+    target = "03248"   # Calais, one hex from Dover
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "cargo": ["GE-p"], "to": target})
+    d = s.decision
+    assert (d.kind, d.side) == ("air_intercept", "allies")
+    s.apply({"kind": "intercept", "units": ["UK-f"]})
+    s.apply({"kind": "pass"})
+    assert s.unit("GE-atp").location == "Force pool"
+    assert not s.unit("GE-p").location.isdigit()          # gone with its ATP, never landed
+    assert not [e for e in events(s, "air_transport")]
+
+
+def test_eto_32_6_air_supply_marker_lands_on_an_airbase_within_twelve(tmp_path):
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT, points=2)])
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "supply": 1, "to": HAMBURG})
+    m = s.markers["supply_markers"][HAMBURG]
+    assert m["markers"] == 1 and m["air"] == 1 and m["side"] == "axis"
+    with pytest.raises(IllegalOrder, match="ETO-32.6"):
+        (tmp_path / "b").mkdir()
+        s2 = axis_air_step(tmp_path / "b", [unit("GE-atp", "GE", "atp", FRANKFURT)])
+        s2.apply({"kind": "air_transport", "atps": ["GE-atp"], "supply": 1, "to": "04250"})

@@ -1,0 +1,219 @@
+"""Flights: air units in the air, hex by hex, until they return (ETO-12.0, 13.0, 13.2, 14.1).
+
+A flight is a record in ``state.markers["air"]["flights"]`` (docs/design/eto-air.md):
+``{"id", "side", "units", "mission", "at", "base", "path" (hexes still to fly), "target",
+"stops", "target_flight", "offered", "arrived", "ended", ...}``.  :func:`fly_on` walks it;
+modules above register what happens in each hex entered (:data:`OFFER_HOOKS`: interception,
+14.1), on arrival (:data:`ARRIVAL_HOOKS` by mission) and when a flight is shot down
+(:data:`LOSS_HOOKS`), so this module sits below all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from workbench import hexgrid
+from workbench.engine.errors import Refusal
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import air_units, airbases, values
+from workbench.rulesets.eto.control import NEUTRAL, control
+from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.weather import air_grounded
+
+#: ``f(state, flight) -> bool``: True when it made the flight wait (an interrupt is pushed).
+OFFER_HOOKS: list[Callable[[State, dict[str, Any]], bool]] = []
+#: ``mission -> f(state, flight)``: what a mission does on reaching its destination.
+ARRIVAL_HOOKS: dict[str, Callable[[State, dict[str, Any]], None]] = {}
+#: ``f(state, flight)``: a flight lost every unit (aborted or eliminated).
+LOSS_HOOKS: list[Callable[[State, dict[str, Any]], None]] = []
+
+
+def air_marker(state: State) -> dict[str, Any]:
+    return state.markers.setdefault("air", {"flights": {}, "next": 1, "intercepted": {}})
+
+
+def flights(state: State) -> dict[str, dict[str, Any]]:
+    return air_marker(state)["flights"]
+
+
+def new_flight(state: State, side: str, units: list[Unit], mission: str, path: list[str], *,
+               target: str, stops: list[str] | None = None, target_flight: str | None = None,
+               targets: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    rec = air_marker(state)
+    fid = f"F{rec['next']}"
+    rec["next"] += 1
+    base = units[0].location
+    fl = {"id": fid, "side": side, "units": [u.id for u in units], "mission": mission, "at": base,
+          "base": base, "path": list(path), "target": target, "stops": list(stops or []),
+          "target_flight": target_flight, "offered": [], "arrived": False, "ended": False,
+          "targets": dict(targets or {}), "step": state.step.key if state.step else ""}
+    rec["flights"][fid] = fl
+    for u in units:
+        u.flag("flight", fid)
+        u.props["base"] = u.props.get("base") or base
+    state.emit("air_takeoff", side=side, rule="ETO-12.0", flight=fid, units=fl["units"], mission=mission,
+               target=target, text=f"{', '.join(fl['units'])} take off from {base}: {mission.replace('_', ' ')} "
+                                   f"to {target}")
+    return fl
+
+
+def live_units(state: State, fl: dict[str, Any]) -> list[Unit]:
+    """The flight's units still flying with it: not aborted, not eliminated (15.6)."""
+    out = []
+    for uid in fl["units"]:
+        u = state.units_by_id.get(uid)
+        if u is not None and u.props.get("flight") == fl["id"] and not u.props.get("aborted") \
+                and u.location == fl["at"]:
+            out.append(u)
+    return out
+
+
+def fly_on(state: State, fid: str) -> None:
+    """ETO-14.1: walk flight ``fid`` hex by hex; in every hex entered -- and in its base hex as
+    it takes off -- the other side may intercept, and the flight waits for that (and for the
+    combat) before it goes on."""
+    fl = flights(state)[fid]
+    while not fl["ended"]:
+        live = live_units(state, fl)
+        if not live:
+            for hook in LOSS_HOOKS:
+                hook(state, fl)
+            end_flight(state, fl, "every unit aborted or eliminated")
+            return
+        if fl["at"] not in fl["offered"]:
+            fl["offered"].append(fl["at"])
+            if any(hook(state, fl) for hook in OFFER_HOOKS):
+                return  # an interrupt waits for the interceptor's owner
+        if not fl["path"]:
+            arrive(state, fl)
+            return
+        nxt = fl["path"].pop(0)
+        fl["at"] = nxt
+        for u in live:
+            u.location = nxt
+        if nxt == fl.get("pickup"):
+            fl["picked"] = True  # 18.2: the ATP loads here
+        if nxt in fl["stops"]:
+            for u in live:
+                u.props["base"] = nxt  # 13.2: the last base it stood on, however briefly
+
+
+def arrive(state: State, fl: dict[str, Any]) -> None:
+    """The flight reached its destination: a change of base lands (13.2, stacking checked only
+    now); other missions wait over the target, where the air-to-air combat is fought once no more
+    units will fly to it (15.2 A: :func:`air_interception.resolve_destinations` at the step's end)."""
+    fl["arrived"] = True
+    live = live_units(state, fl)
+    state.emit("air_arrive", side=fl["side"], rule="ETO-13.0", flight=fl["id"], hex=fl["at"],
+               text=f"{', '.join(u.id for u in live)} reach {fl['at']}")
+    if fl["mission"] == "change_base":
+        for u in live:
+            u.flag("flight", None)
+            airbases.land(state, u, fl["at"])
+        fl["ended"] = True
+        return
+    hook = ARRIVAL_HOOKS.get(fl["mission"])
+    if hook is not None:
+        hook(state, fl)
+
+
+def end_flight(state: State, fl: dict[str, Any], why: str) -> None:
+    fl["ended"] = True
+    state.emit("air_flight_over", side=fl["side"], rule="ETO-15.6", flight=fl["id"],
+               text=f"flight {fl['id']} ({fl['mission'].replace('_', ' ')}) stops: {why}")
+
+
+def return_all(state: State, *_: Any) -> None:
+    """ETO-13.2, 14.1, 4A-G/4B-D: every air unit still away returns to its base; no interception or
+    combat now.  Aborted units of a change of base return to the last base they stood on (12.3)."""
+    rec = air_marker(state)
+    back = []
+    for u in air_units.air_units(state):
+        if not u.props.get("flight"):
+            u.props.pop("aborted", None)
+            continue
+        base = air_units.base_of(u)
+        u.flag("flight", None)
+        u.props.pop("aborted", None)
+        u.props.pop("role", None)
+        if base is None:
+            continue
+        if airbases.is_friendly_base(state, u.side, base):
+            u.location = base
+            airbases.refresh_overstack(state, base, u.side)
+            back.append(u.id)
+        else:  # the base was lost while the unit was away (13.2): evacuate from there
+            u.location = base
+            airbases.evacuate(state, base, u.side)
+    rec["flights"] = {}
+    rec["intercepted"] = {}
+    if back:
+        state.emit("air_return", rule="ETO-13.0", units=back, text=f"{len(back)} air units return to base")
+
+
+def phase_for(state: State, side: str) -> str:
+    """The commitment context (20.0) of ``side`` flying now: own or enemy Naval and Air phase,
+    land or air offensive, End phase."""
+    key = state.step.key if state.step else ""
+    root = state.step.path.split("/", 1)[0] if state.step else ""
+    off = state.markers.get("offensive") or {}
+    own = side == (off.get("side") or state.phasing)
+    if root == "air-offensive-4B":
+        return "own-air-offensive" if own else "enemy-air-offensive"
+    if root == "attack-4A" or key.startswith("offensive"):
+        return "own-land-offensive" if own else "enemy-land-offensive"
+    if key.startswith("naval-air"):
+        return "naval-air" if side == state.phasing else "enemy-naval-air"
+    if key.startswith("end"):
+        return "end"
+    if key.startswith("strategic"):
+        return "strategic"
+    return "naval-air" if side == state.phasing else "enemy-naval-air"
+
+
+def defending_status(state: State, label: str, side: str) -> str | None:
+    """What ``side``'s air would defend at ``label`` (20.1-20.3): its activated or standby land
+    units, both ("mixed"), or an unoccupied hex / fortification ("unoccupied-fort-amphibious")."""
+    land = [u for u in values.units_at(state, label, side) if values.is_land_unit(state, u)]
+    if not land:
+        return "unoccupied-fort-amphibious"
+    act = {bool(u.props.get("activated")) for u in land}
+    return "mixed" if len(act) == 2 else ("activated" if True in act else "standby")
+
+
+def path_to(state: State, start: str, end: str) -> list[str]:
+    """A straight hex line from ``start`` to ``end`` (without ``start``)."""
+    g = state.map.grid
+    a, b = state.map.index(start), state.map.index(end)
+    (q1, r1), (q2, r2) = g.axial(a), g.axial(b)
+    line = hexgrid.line(int(q1), int(r1), int(q2), int(r2))
+    out = [state.map.label(g.index(int(q), int(r))) for q, r in line]
+    return out[1:] if out and out[0] == start else out
+
+
+def path_why_not(state: State, side: str, start: str, path: list[str], limit: int) -> Refusal | None:
+    """ETO-13.0, 13.1, 1.4: the path is contiguous, no longer than ``limit`` hexes, never over a
+    neutral land hex (that would invade the neutral, 39.0) nor into a grounded zone."""
+    hm = state.map
+    if len(path) > limit:
+        return Refusal("ETO-13.0", f"the flight is {len(path)} hexes long; the range allows {limit}")
+    prev = start
+    ta = terrain_arrays(state)
+    ctrl = control(state)
+    grounded = air_grounded(state)
+    water = hm.is_water
+    for h in path:
+        if not isinstance(h, str) or not hm.has_hex(h):
+            return Refusal("ETO-13.0", f"no hex {h!r} on the path")
+        if hm.distance(prev, h) != 1:
+            return Refusal("ETO-13.0", f"the path jumps from {prev} to {h}; air units fly hex by hex")
+        i = hm.index(h)
+        if not water[i] and not ta.coastal[i] and ctrl[i] == NEUTRAL:
+            return Refusal("ETO-13.1", f"{h} is a neutral land hex: flying over it would invade the neutral "
+                                       "country (39.0)")
+        if grounded[i]:
+            return Refusal("ETO-1.4", f"air is grounded in the weather zone of {h} this month")
+        prev = h
+    return None

@@ -1,0 +1,233 @@
+"""Air missions and flights (ETO-12.0, 12.3-12.6, 13.0, 13.1, 13.6).
+
+The ``fly`` order sends air units from one base on a mission::
+
+    {"kind": "fly", "units": ["GE-bmb-1", "GE-ftr-1"], "mission": "ground_support",
+     "to": "08740", "path": [...], "via": [...], "roles": {"GE-fb-1": "bomber"},
+     "targets": {"GE-ftr-1": ["SU-ftr-2"]}}
+
+Missions: ``change_base`` (12.3, up to three hops of twice the range each through friendly
+bases named in ``via``), ``attack_air`` (12.3/14.5: fighters against an enemy airbase),
+``attack_naval`` (12.3, 16.0), ``ground_support`` (12.5/12.6, 17.0: over a hex under attack;
+fighters may escort), ``bomb`` (21.4/21.5: installations, air offensives only).  ``path``
+(optional) is the hexes flown through after the base, ending on ``to``; without it the flight
+takes a straight hex line.  ``roles`` declares a fighter-bomber's role for the mission
+(12.1: fighter unless declared bomber; a ground-support, naval-attack or bombing mission
+makes it a bomber by default).  ``targets`` are each fighter's preferred air-to-air targets
+(15.3), honoured where doubling-up (15.5) allows.
+
+A flight is a record in ``state.markers["air"]["flights"]`` (see docs/design/eto-air.md).
+:func:`fly_on` walks it one hex at a time and lets the other side intercept in each hex
+entered (:mod:`air_interception`).  Flights return to their bases when the step that launched
+them ends (:func:`return_all`; 4A-G, 4B-D, and the end of Naval and Air Steps 2 and 4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import (
+    air_units,
+    airbases,
+    combat,
+    commitment,
+    installation_bombing,
+    values,
+)
+from workbench.rulesets.eto.air_flights import fly_on, new_flight, path_to, path_why_not, phase_for
+from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.weather import air_grounded
+
+MISSIONS = ("change_base", "attack_air", "attack_naval", "ground_support", "bomb")
+#: The mission each flight step allows, by step key (sequence.toml).
+STEP_MISSIONS = {
+    "naval-air/sides/air-naval": ("attack_naval",),
+    "naval-air/sides/air-movement": ("change_base", "attack_air"),
+    "ground-support": ("ground_support",),
+    "defensive-support": ("ground_support",),
+    "air-moves": ("change_base", "attack_air", "attack_naval", "bomb"),
+}
+BOMBER_MISSIONS = ("ground_support", "attack_naval", "bomb")
+
+
+# == checks ====================================================================================
+def unit_why_not(state: State, side: str, u: Unit, mission: str) -> Refusal | None:
+    """Why ``u`` may not take off on ``mission`` now (12.1-12.6, 13.4, 1.4, 20.0), or None."""
+    if u.side != side:
+        return Refusal("ETO-12.0", f"{u.id} is not a {side} unit")
+    if not air_units.is_air(state, u) and not (air_units.is_atp(state, u) and mission == "change_base"):
+        return Refusal("ETO-12.1", f"{u.id} is not an air unit" + (
+            " (an ATP marker flies transport orders, or changes base, 18.1)" if air_units.is_atp(state, u) else ""))
+    if not values.on_map(u) or air_units.airborne(u):
+        return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
+    if u.props.get("overstacked") and mission != "change_base":
+        return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
+    if air_grounded(state)[state.map.index(u.location)]:
+        return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
+    if mission == "attack_air" and not air_units.has_quality(state, u):
+        return Refusal("ETO-12.3", f"{u.id} is a bomber; only fighters attack enemy air units")
+    if mission in ("attack_naval", "bomb") and not air_units.class_row(state, u).get("bomber"):
+        return Refusal("ETO-12.1", f"{u.id} is a fighter; it cannot attack naval units or installations")
+    return commitment.may_fly(state, u, phase=phase_for(state, side), mission=mission)
+
+
+def target_why_not(state: State, side: str, mission: str, to: str, units: list[Unit]) -> Refusal | None:
+    """Why ``mission`` may not go to ``to`` (12.3-12.6, 17.0, 21.5)."""
+    hm = state.map
+    enemy = values.other(side)
+    if not isinstance(to, str) or not hm.has_hex(to):
+        return Refusal("ETO-13.0", f"no hex {to!r}")
+    if mission == "change_base":
+        return None  # the destination is checked as a base by the order
+    if mission == "attack_air":
+        if not airbases.based_at(state, to, enemy):
+            return Refusal("ETO-12.3", f"there are no enemy air units on a base at {to}")
+        return None
+    if mission == "attack_naval":
+        return Refusal("ETO-16.0", f"there are no enemy naval units at {to} (naval units come with the war at sea)")
+    if mission == "bomb":
+        if installation_bombing.threshold(state, to) <= 0 or int(control(state)[hm.index(to)]) == SIDE_CODE[side]:
+            return Refusal("ETO-21.5", f"{to} holds no enemy installation")
+        return None
+    if mission == "ground_support":
+        key = state.step.key if state.step else ""
+        if key.endswith("defensive-support"):
+            if not any(d["target"] == to for d in combat.designations(state)):
+                return Refusal("ETO-17.0", f"{to} is not under attack; defensive ground support flies over a "
+                                           "friendly hex the enemy has designated")
+        elif not [u for u in values.units_at(state, to, enemy) if values.is_land_unit(state, u)] \
+                and not combat.enemy_fort(state, side, to):
+            return Refusal("ETO-17.0", f"{to} holds no enemy land unit or fortification to attack")
+        return None
+    return Refusal("ETO-12.0", f"unknown mission {mission!r}; one of {', '.join(MISSIONS)}")
+
+
+class FlyOrder(OrderKind):
+    """``fly``: air units from one base fly a mission (12.3-12.6, 13.0, 13.6)."""
+
+    kind = "fly"
+    rule = "ETO-12.0"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        """One order per mission-capable unit and nearby target (a sample for bots and the planner)."""
+        side = state.decision.side if state.decision else None
+        if side is None:
+            return []
+        missions = allowed_missions(state)
+        out: list[dict[str, Any]] = []
+        for u in air_units.air_units(state, side):  # ATP markers too: they change base (18.1)
+            for mission in missions:
+                if unit_why_not(state, side, u, mission) is not None:
+                    continue
+                for to in candidate_targets(state, side, u, mission)[:3]:
+                    order = {"kind": "fly", "units": [u.id], "mission": mission, "to": to}
+                    if state.check(order) is None:
+                        out.append(order)
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        plan(state, order)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        units, mission, path, stops, side = plan(state, order)
+        for u in units:
+            commitment.commit_for(state, u, phase=phase_for(state, side))
+            r = (order.get("roles") or {}).get(u.id)
+            if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
+                u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
+        fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
+                        targets=order.get("targets"))
+        fly_on(state, fl["id"])
+
+
+def allowed_missions(state: State) -> tuple[str, ...]:
+    key = state.step.key if state.step else ""
+    for k, ms in STEP_MISSIONS.items():
+        if key.endswith(k):
+            return ms
+    return ()
+
+
+def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[str]:
+    """Hexes in range a mission could go to, nearest first (for the order list)."""
+    hm = state.map
+    enemy = values.other(side)
+    rng = air_units.air_range(state, u)
+    d = hm.dist_from(u.location)
+    if mission == "change_base":
+        rng *= int(airbases.table(state)["change_base_hop_multiplier"])
+        cand = {b for b in airbases.friendly_bases(state, side) if b != u.location
+                and airbases.has_room(state, side, b, u)}
+    elif mission == "attack_air":
+        cand = {e.location for e in air_units.air_units(state, enemy) if not air_units.airborne(e)
+                and values.on_map(e)}
+    elif mission == "ground_support":
+        key = state.step.key if state.step else ""
+        if key.endswith("defensive-support"):
+            cand = {dd["target"] for dd in combat.designations(state)}
+        else:
+            cand = {e.location for e in state.units_by_id.values()
+                    if e.side == enemy and values.on_map(e) and values.is_land_unit(state, e)
+                    and d[hm.index(e.location)] <= rng}
+    else:
+        cand = set()
+    return sorted((c for c in cand if d[hm.index(c)] <= rng), key=lambda c: (int(d[hm.index(c)]), c))
+
+
+def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str], list[str], str]:
+    """Check a ``fly`` order; returns (units, mission, path, change-of-base stops, side)."""
+    d = state.decision
+    side = d.side if d else ""
+    mission = order.get("mission")
+    if mission not in allowed_missions(state):
+        allowed = ", ".join(allowed_missions(state)) or "none"
+        raise IllegalOrder("ETO-12.0", f"a {mission} mission cannot be flown in this step (allowed: {allowed})")
+    ids = order.get("units")
+    if not isinstance(ids, list) or not ids:
+        raise IllegalOrder("ETO-12.0", "name the air units that fly")
+    units = []
+    for uid in ids:
+        u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if u is None:
+            raise IllegalOrder("ETO-12.0", f"no unit {uid!r}")
+        refuse(unit_why_not(state, side, u, mission))
+        units.append(u)
+    bases = {u.location for u in units}
+    if len(bases) > 1:
+        raise IllegalOrder("ETO-13.6", "air units from different bases fly separately (one order per base) "
+                                       "and join over the target")
+    start = units[0].location
+    to = order.get("to")
+    refuse(target_why_not(state, side, mission, to, units))
+    rng = min(air_units.air_range(state, u) for u in units)
+    stops: list[str] = []
+    if mission == "change_base":
+        via = order.get("via") or []
+        if not isinstance(via, list) or len(via) + 1 > int(airbases.table(state)["change_base_hops"]):
+            raise IllegalOrder("ETO-12.3", "a change of base makes at most three hops")
+        hop = int(airbases.table(state)["change_base_hop_multiplier"]) * rng
+        path: list[str] = []
+        prev = start
+        for stop in [*via, to]:
+            if not isinstance(stop, str) or not airbases.is_friendly_base(state, side, stop):
+                raise IllegalOrder("ETO-12.3", f"each hop of a change of base ends on a friendly airbase; {stop} is none")
+            leg = path_to(state, prev, stop)
+            refuse(path_why_not(state, side, prev, leg, hop))
+            path += leg
+            stops.append(stop)
+            prev = stop
+        for u in units:
+            refuse(airbases.may_base_why_not(state, u, to))
+        if len(units) > 1 and airbases.capacity(state, to) - airbases.load(state, to, side) < len(units):
+            raise IllegalOrder("ETO-13.4", f"{to} has room for {airbases.capacity(state, to) - airbases.load(state, to, side)} "
+                                           "more air units")
+        return units, mission, path, stops[:-1], side
+    path = order.get("path") or path_to(state, start, to)
+    if not isinstance(path, list) or not path and start != to or (path and path[-1] != to):
+        raise IllegalOrder("ETO-13.0", f"the path must end on the target {to}")
+    refuse(path_why_not(state, side, start, path, rng))
+    return units, mission, list(path), [], side
