@@ -169,6 +169,19 @@ def test_eto_17_terms_hook_is_registered_once(tmp_path):
     assert paradrop.AIR_SUPERIORITY.count(ground_support.paradrop_drm) == 1
 
 
+def test_eto_24_2_air_units_do_not_count_for_land_stacking(tmp_path):
+    """24.2 (stacking.toml: air units exempt): a bomber, a fighter and an ATP over a clear hex
+    (limit 2) with one German 4-2 leave the stack at one unit; a second 4-2 still fits."""
+    from workbench.rulesets.eto import stacking
+
+    s = new_state(tmp_path, [GE2[0], SU1])
+    for uid, utype in (("GE-bmb-1", "bomber"), ("GE-ftr-1", "fighter"), ("GE-atp-1", "atp")):
+        fly(s, uid, "GE", utype, over="08640")
+    assert [u.id for u in stacking.stack_of(s, "08640", "axis")] == ["GE-a"]
+    second = Unit("GE-b", "axis", "GE", "infantry", None, "08641", False, {})
+    assert stacking.fits(s, "08640", "axis", [second])
+
+
 # -- 19.2: air superiority on the Paradrop Table ----------------------------------------------
 PARA = unit("GE-p", "GE", "paratroop", "08538")  # an Axis-held resource hex, an airbase
 
