@@ -74,13 +74,22 @@ def attack_strength(land_sp: int, *, bomber_sp: int = 0, general: int = 0, naval
     return capped(land_sp, int(bomber_sp) + int(general) + naval_bombardment_sp(naval_gunnery))
 
 
+def defending_bomber_sp(bombers: int, *, tables: dict[str, Any] | None = None) -> int:
+    """ETO-17.3: "Each unaborted bomber unit friendly to the defending player adds 1 point to the
+    defense, to a maximum of 2 additional strength points" (``air.toml [ground_support]``)."""
+    gs = _table("air", tables)["ground_support"]
+    return min(max(int(bombers), 0) * int(gs["defending_bomber_sp"]), int(gs["defending_bomber_max"]))
+
+
 def defense_strength(land_sp: int, *, fort: str | None = None, all_across_fortress_hexsides: bool = False,
                      defending_bombers: int = 0, general: int = 0, naval_gunnery: int = 0,
                      tables: dict[str, Any] | None = None) -> int:
     """ETO-26.1 B, 26.2: the basic strength is the land SP, doubled by a permanent fortification
     when every attacker attacks across fortress hexsides, or +2 for a fortification marker; an
     unoccupied fort defends with 2.  Bombers, a general and naval bombardment are then added,
-    never more than doubling the basic strength.  ``fort``: None, "permanent" or "marker"."""
+    never more than doubling the basic strength.  ``fort``: None, "permanent" or "marker";
+    ``defending_bombers``: the number of unaborted defending bombers over the hex (17.3: 1 SP
+    each, at most 2)."""
     terrain = _table("terrain", tables)
     base = int(land_sp)
     if fort == "permanent":
@@ -92,7 +101,8 @@ def defense_strength(land_sp: int, *, fort: str | None = None, all_across_fortre
         base = base + int(fm["defender_strength_bonus"]) if base > 0 else int(fm["unoccupied_strength"])
     elif fort is not None:
         raise ValueError(f"ETO-26.2: fort must be None, 'permanent' or 'marker', not {fort!r}")
-    return capped(base, int(defending_bombers) + int(general) + naval_bombardment_sp(naval_gunnery))
+    bombers = defending_bomber_sp(defending_bombers, tables=tables)
+    return capped(base, bombers + int(general) + naval_bombardment_sp(naval_gunnery))
 
 
 def coastal_intrinsic_strength(zoc_sp: list[int] | None = None, *, fort_marker: bool = False,

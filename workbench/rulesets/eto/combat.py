@@ -13,8 +13,8 @@ The strength and DRM pipeline (:func:`assess`) gathers every contribution as
 generals (one per stack, one unit of his nationality, 26.2), Zhukov's HQ bonus
 (43.7), fortifications (26.2), then the additions cap (never more than the
 basic strength); DRMs from :func:`adjudicate.combat_drm_terms`.  Air
-superiority, bombers, naval bombardment and paradrops are further terms that
-later modules register in :data:`EXTRA_TERMS`.
+superiority and bombers (:mod:`ground_support`, 17.2/17.3), paradrops and naval
+bombardment are further terms that other modules register in :data:`EXTRA_TERMS`.
 
 Results (27.1) are steps of the sequence (:mod:`results`, the ``combat-result``
 procedure): attacker losses first, then the defender's steps-or-hexes choice,
@@ -44,7 +44,10 @@ from workbench.rulesets.eto.weather import MUD, WINTER, conditions
 from workbench.rulesets.eto.zoc import can_attack_across, side_dir  # noqa: F401 - here and for callers
 
 #: Hooks for later issues (air, naval): ``f(state, ctx) -> dict`` with optional keys
-#: attack_add, defense_add (SP additions), drm_kwargs (for combat_drm_terms), terms.
+#: attack_add, defense_add (SP additions), defending_bombers (how many unaborted defending
+#: bombers are over the hex: 17.3 turns the count into SP), drm_kwargs (for
+#: combat_drm_terms) and terms (contributions as ``(who, SP, rule)``).  ``ctx``: side (the
+#: attacker), target, attackers and defenders (unit ids).
 EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = []
 #: The sub-procedure of sequence.toml that applies a combat's results (:mod:`results`).
 RESULTS = "combat-result"
@@ -202,17 +205,20 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
         fort = "marker"
     ctx = {"side": side, "target": target, "attackers": attacker_ids, "defenders": [u.id for u in defenders]}
     drm_kwargs: dict[str, Any] = {}
+    dfn_bombers = 0
     for hook in EXTRA_TERMS:
         extra = hook(state, ctx)
         att_add += int(extra.get("attack_add", 0))
         dfn_add += int(extra.get("defense_add", 0))
+        dfn_bombers += int(extra.get("defending_bombers", 0))
         drm_kwargs.update(extra.get("drm_kwargs", {}))
         contrib += extra.get("terms", [])
     attack = adj.capped(land_att, att_add)
     defense = adj.defense_strength(land_dfn, fort=fort, all_across_fortress_hexsides=across_fortress,
-                                   general=dfn_add, tables=tables)
+                                   defending_bombers=dfn_bombers, general=dfn_add, tables=tables)
     if fort:
-        contrib.append((f"{fort} fortification", defense - land_dfn - min(dfn_add, defense), "ETO-26.2"))
+        base = adj.defense_strength(land_dfn, fort=fort, all_across_fortress_hexsides=across_fortress, tables=tables)
+        contrib.append((f"{fort} fortification", base - land_dfn, "ETO-26.2"))
     # DRMs (26.4)
     cond = conditions(state)
     defender_weather = {MUD: "mud", WINTER: "winter"}.get(int(cond[ti]), "fair")

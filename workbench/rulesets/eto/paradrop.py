@@ -8,7 +8,8 @@ flown by that ATP -- as a bomber with range 12 (19.2) -- towards the hex it will
 on.  Step 4A-E (``attack-4A/paradrops``) resolves the drops after the designations of
 4A-C: one die on the Paradrop Table (``tables/paradrop.toml``, GAP-29 row for 2) with
 -2 if no friendly land unit is adjacent to the hex, and the air-superiority +/-2 from
-:data:`AIR_SUPERIORITY` (the land core has no air units: 0).  A surviving para lands in
+:data:`AIR_SUPERIORITY` (:func:`ground_support.paradrop_drm`: the unaborted air units over
+the hex, 17.2).  A surviving para lands in
 the hex and joins the attack on it (alone if no one else attacks it, 19.3); undepleted,
 it gives the +1 combat DRM (:func:`combat_terms`, registered in ``combat.EXTRA_TERMS``).
 
@@ -18,7 +19,7 @@ Airbases are the friendly city, resource, city-resource and fortress hexes (the 
 :func:`front.apply_front` treats as airbases) plus friendly airfield markers.
 
 Hooks for the air issue: :data:`INTERCEPTION` (18.1, 19.2: an aborted ATP makes no drop)
-and :data:`AIR_SUPERIORITY` (19.2 +/-2).  The scenario special rule ``land_only`` says
+and :data:`AIR_SUPERIORITY` (19.2 +/-2, registered by :mod:`ground_support`).  The scenario special rule ``land_only`` says
 "no paradrops", so 4A-A and 4A-E never apply in such scenarios (ruling in
 docs/rulings-eto.md).
 """
@@ -43,7 +44,7 @@ from workbench.rulesets.eto.terrain import terrain_arrays
 #: destroyed by interception; the drop then does not happen.  Empty in the land core.
 INTERCEPTION: list[Callable[[State, dict[str, Any]], bool]] = []
 #: Air issue hook (19.2): ``f(state, side, target) -> +2 | -2 | 0`` for friendly / enemy air
-#: superiority in the combat hex.  Empty in the land core (no air units: 0).
+#: superiority in the combat hex (:func:`ground_support.paradrop_drm` registers itself).
 AIR_SUPERIORITY: list[Callable[[State, str, str], int]] = []
 
 
@@ -164,7 +165,7 @@ def drop_drm_terms(state: State, side: str, target: str, para: str) -> list[tupl
     out: list[tuple[int, str, str]] = []
     air = sum(int(f(state, side, target)) for f in AIR_SUPERIORITY)
     if air:
-        out.append((air, "air superiority", "ETO-19.2"))
+        out.append((air, "friendly air superiority" if air > 0 else "enemy air superiority", "ETO-19.2"))
     hm = state.map
     adjacent = False
     for o in state.units_by_id.values():

@@ -30,7 +30,9 @@ from workbench.rulesets.eto import (
     breakthrough,
     combat,
     command,
+    commitment,
     construction,
+    ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
     hq,
     income,
     initiative,
@@ -208,6 +210,7 @@ class ETORuleset(ETOFace, Ruleset):
             return
         for key in [k for k in state.tracks if k.endswith(".rail_used") or k.endswith(".minor_offensives_used")]:
             state.tracks.pop(key)
+        commitment.new_turn(state)  # 20.0: commitment markers are for one turn
         self._reinforcements(state)
         self._soviet_winter_window(state)
 
@@ -325,9 +328,11 @@ class ETORuleset(ETOFace, Ruleset):
         state.markers["designations"] = []
 
     def _end_offensive(self, state: State, step: Step) -> None:
-        """Step 6, unit status: units stay activated for the turn (22.0, 22.5); HQs flip."""
+        """Step 6, unit status: aircraft CC markers flip to PC (20.1); units stay activated for the
+        turn (22.0, 22.5); HQs flip."""
         off = state.markers.pop("offensive", None) or {}
         side = off.get("side") or state.phasing
+        commitment.end_offensive(state, side)
         for u in state.units_by_id.values():
             for k in OFFENSIVE_PROPS:
                 u.props.pop(k, None)

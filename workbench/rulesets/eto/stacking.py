@@ -20,9 +20,7 @@ from workbench.rulesets.eto.terrain import terrain_arrays
 
 def counts(state: State, unit: Unit) -> bool:
     """Whether a unit counts against the land stacking limit (24.2)."""
-    cls = values.unit_class(state, unit)
-    exempt = state.ruleset.tables["stacking"]["exempt"]["classes"]
-    return values.on_map(unit) and cls not in exempt
+    return values.on_map(unit) and counts_type(state, unit)
 
 
 def soviet_nations(state: State) -> set[str]:
@@ -50,7 +48,11 @@ def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple
 
 
 def counts_type(state: State, unit: Unit) -> bool:
+    """24.2: not the exempt classes (paratroops, generals, HQs), nor air units and ATP markers
+    (their classes say ``counts_for_stacking = false``: air basing is 13.4's limit)."""
     cls = values.unit_class(state, unit)
+    if state.ruleset.tables["units"]["classes"].get(cls, {}).get("counts_for_stacking") is False:
+        return False
     return cls not in state.ruleset.tables["stacking"]["exempt"]["classes"]
 
 
