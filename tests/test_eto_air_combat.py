@@ -306,10 +306,10 @@ def test_eto_15_2_voluntary_abort_after_round_one(tmp_path):
     res = ac.fight(s, HEX, sides(s), first="allies", voluntary_aborts={"axis": ["GE-b"]})
     assert len(attacks(s)) == 1 and res["rounds"][1] == []
     assert s.unit("GE-b").props["aborted"] and res["survivors"]["axis"] == []
-    with pytest.raises(IllegalOrder) as e:
-        ac.fight(air_state(tmp_path, [UK_F, GE_B], 6), HEX, sides(s), first="allies",
-                 voluntary_aborts={"allies": ["GE-b"]})
-    assert e.value.rule == "ETO-15.2"
+    s2 = air_state(tmp_path, [UK_F, GE_B], 6)
+    with pytest.raises(IllegalOrder) as e:  # refused before any die is rolled
+        ac.fight(s2, HEX, sides(s2), first="allies", voluntary_aborts={"allies": ["GE-b"]})
+    assert e.value.rule == "ETO-15.2" and not [x for x in s2.log if x["kind"] == "roll"]
 
 
 def test_eto_15_6_aborted_units_neither_attack_nor_are_attacked(tmp_path):

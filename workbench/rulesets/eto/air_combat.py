@@ -378,6 +378,11 @@ def fight(state: State, hex_label: str, sides_units: dict[str, list[Unit]], *, f
     if first not in sides_units:
         raise IllegalOrder("ETO-15.2", f"{first!r} has no air units in this combat")
     sides = _combatants(state, hex_label, sides_units)
+    ids = {u.id for units in sides.values() for u in units}
+    for side, vol in (voluntary_aborts or {}).items():
+        for uid in vol:
+            if uid not in ids or state.unit(uid).side != side:
+                raise IllegalOrder("ETO-15.2", f"{uid} is not a {side} air unit in this combat")
     report = {u.id: {"side": u.side, "aborted": False, "steps_lost": 0, "points_lost": 0, "eliminated": False}
               for units in sides.values() for u in units}
     out: dict[str, Any] = {"hex": hex_label, "fought": False, "rounds": [], "units": report}
@@ -395,8 +400,6 @@ def fight(state: State, hex_label: str, sides_units: dict[str, list[Unit]], *, f
                 for side, ids in (voluntary_aborts or {}).items():
                     for uid in ids:
                         u = state.unit(uid)
-                        if u.side != side or uid not in report:
-                            raise IllegalOrder("ETO-15.2", f"{uid} is not a {side} air unit in this combat")
                         if u.location == hex_label and not aborted(u) and not overstacked(u):
                             u.props["aborted"] = True
                             report[uid]["aborted"] = True
