@@ -1,0 +1,152 @@
+"""ETO air-naval combat (16.0-16.4), standalone: ships are dicts {id, armor, named, kind} until the
+naval units exist.  Armor ratings here are examples (the counters are printed, not in the rules
+text); every other number is the rulebook's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from eto_kit import FixedDice, events, scenario_text, unit
+
+from workbench.engine import IllegalOrder, load_scenario
+from workbench.rulesets.eto import air_naval as an
+from workbench.rulesets.eto import air_units
+from workbench.rulesets.eto.values import FORCE_POOL
+
+HEX = "08740"
+
+
+def naval_state(tmp_path, units: list[dict[str, Any]], *faces: int):
+    path = tmp_path / "eto-air-naval.toml"
+    path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "UK", "US"]'))
+    s = load_scenario(path).new_state(seed=1)
+    for u in s.units_by_id.values():
+        u.props.update({"base": "08640", "flight": "f1"})
+    if faces:
+        s.dice = FixedDice(*faces)
+    return s
+
+
+GE_B = unit("GE-b", "GE", "bomber", HEX)
+
+
+def test_eto_16_2_underlined_strength_makes_half_the_attacks_at_most_four(tmp_path):
+    """16.2: the 14.2 example's underlined German 6-12 bomber makes three attacks; "even a 10 or
+    12 strength bomber with underlined combat strength is limited to four attacks"; an
+    ordinary strength makes as many attacks as its strength."""
+    s = naval_state(tmp_path, [GE_B, unit("US-b", "US", "bomber", HEX)])
+    t = s.ruleset.tables
+    ge = s.unit("GE-b")
+    assert an.attacks(air_units.strength(s, ge), air_units.underlined(s, ge), t) == 3
+    assert [an.attacks(n, True, t) for n in (10, 12, 7, 1)] == [4, 4, 3, 0]
+    assert an.attacks(6, False, t) == 6 and an.attacks(3, False, t) == 3
+    us = s.unit("US-b")  # the underlined 8-14: 4; depleted 4-14: 2
+    assert an.attacks(air_units.strength(s, us), True, t) == 4
+    us.reduced = True
+    assert an.attacks(air_units.strength(s, us), True, t) == 2
+
+
+def test_eto_16_2_two_dice_at_or_above_armor_hit_and_doubles_sink(tmp_path):
+    """16.2: 2d6 >= armor hits; a hit with doubles sinks; doubles that miss do nothing; against
+    an STP doubles are only a hit."""
+    t = naval_state(tmp_path, [GE_B]).ruleset.tables
+    kw = {"named": False, "naval_air": False, "tables": t}
+    assert an.hit((3, 5), 8, **kw) == "hit"
+    assert an.hit((3, 4), 8, **kw) == "miss"
+    assert an.hit((4, 4), 8, **kw) == "sunk"
+    assert an.hit((3, 3), 8, **kw) == "miss"
+    assert an.hit((4, 4), 8, **kw, stp=True) == "hit"
+
+
+def test_eto_16_3_named_ships_give_plus_two_land_based_plus_three_naval_air(tmp_path):
+    """16.3: against a named ship (BB, CV, CA) +2 for a land-based bomber, +3 for naval air;
+    nothing against squadrons or STPs.  6 against armor 9: land-based 8 misses, naval air 9 hits."""
+    t = naval_state(tmp_path, [GE_B]).ruleset.tables
+    assert an.hit((2, 4), 9, named=True, naval_air=False, tables=t) == "miss"
+    assert an.hit((2, 4), 9, named=True, naval_air=True, tables=t) == "hit"
+    assert an.hit((3, 4), 9, named=True, naval_air=False, tables=t) == "hit"
+    assert an.hit((3, 4), 9, named=False, naval_air=True, tables=t) == "miss"
+    assert an.hit((3, 3), 9, named=True, naval_air=True, tables=t) == "sunk"  # doubles that hit with the bonus
+    assert an.hit((3, 4), 9, named=True, naval_air=True, tables=t, stp=True) == "miss"
+
+
+def test_eto_16_4_anti_aircraft_rolls_of_two_and_three(tmp_path):
+    """16.4: a roll of 2 hits the bomber in a minor port or against a stack of 10+ naval units
+    (STPs not counted); 2 or 3 in a major or fortified port; otherwise never."""
+    t = naval_state(tmp_path, [GE_B]).ruleset.tables
+    assert an.aa_hit(2, port="minor", stack_size=1, tables=t) and not an.aa_hit(3, port="minor", stack_size=1, tables=t)
+    assert an.aa_hit(2, port=None, stack_size=10, tables=t) and not an.aa_hit(2, port=None, stack_size=9, tables=t)
+    for port in ("major", "fortified"):
+        assert an.aa_hit(2, port=port, stack_size=1, tables=t) and an.aa_hit(3, port=port, stack_size=1, tables=t)
+        assert not an.aa_hit(4, port=port, stack_size=1, tables=t)
+    assert not an.aa_hit(3, port=None, stack_size=12, tables=t)
+
+
+def test_eto_16_2_the_14_2_example_bomber_misses_the_stp_with_all_three_attacks(tmp_path):
+    """14.2/16.2: the German 6-12 (underlined) makes three attacks on the lone STP, each rolled
+    through state.roll under ETO-16.2, and misses with all three (armor 9 here)."""
+    s = naval_state(tmp_path, [GE_B], 2, 3, 4, 4, 1, 5)
+    stp = {"id": "UK-stp", "armor": 9, "kind": "STP"}
+    res = an.bomb_ships(s, s.unit("GE-b"), [stp])
+    assert [(a["dice"], a["result"]) for a in res["attacks"]] == [([2, 3], "miss"), ([4, 4], "miss"), ([1, 5], "miss")]
+    rolls = [e for e in s.log if e["kind"] == "roll"]
+    assert [r["rule"] for r in rolls] == ["ETO-16.2"] * 3 and rolls[0]["purpose"] == "GE-b attacks UK-stp (armor 9)"
+    assert not stp.get("hits") and not stp.get("sunk") and res["aa_hits"] == 0
+
+
+def test_eto_16_4_anti_aircraft_after_all_attacks_excess_ignored(tmp_path):
+    """16.1 C/16.4: in a major port rolls of 3, 2 and 3 are three AA hits, taken only after all
+    three attacks (the third is still made); the two-step 6-12 takes two and is eliminated, the
+    third hit is ignored.  The named CA gets +2: 2+1+2 = 5 misses armor 6, 1+1+2 = 4 misses."""
+    s = naval_state(tmp_path, [GE_B], 2, 1, 1, 1, 1, 2)
+    ca = {"id": "UK-CA1", "armor": 6, "kind": "CA"}
+    res = an.bomb_ships(s, s.unit("GE-b"), [ca], port="major")
+    assert len(res["attacks"]) == 3 and all(a["aa_hit"] for a in res["attacks"])
+    assert [a["bonus"] for a in res["attacks"]] == [2, 2, 2]
+    assert (res["aa_hits"], res["aa_taken"]) == (3, ["depleted", "eliminated"])
+    assert s.unit("GE-b").location == FORCE_POOL
+    aa_ev = events(s, "anti_aircraft")[0]
+    order = [e["kind"] for e in s.log if e["kind"] in ("air_naval", "depleted", "eliminated")]
+    assert order == ["air_naval"] * 3 + ["depleted", "eliminated"] and aa_ev["rule"] == "ETO-16.4"
+
+
+def test_eto_16_4_minor_port_one_hit_depletes(tmp_path):
+    """16.4: in a minor port only the roll of 2 hits: the bomber is depleted (flipped), not
+    eliminated; its 3 is no AA hit there.  (4,4) sinks the DD (armor 8), and the next attack
+    declared on it is switched to the afloat ship."""
+    s = naval_state(tmp_path, [GE_B], 4, 4, 1, 1, 1, 2)
+    dd = {"id": "UK-DD1", "armor": 8, "kind": "DD"}
+    cl = {"id": "UK-CL1", "armor": 8, "kind": "CL"}
+    res = an.bomb_ships(s, s.unit("GE-b"), [dd, cl], targets=["UK-DD1", "UK-DD1", "UK-DD1"], port="minor")
+    assert dd["sunk"] and [a["ship"] for a in res["attacks"]] == ["UK-DD1", "UK-CL1", "UK-CL1"]
+    assert events(s, "air_naval_target")[0]["data"]["target"] == "UK-CL1"
+    assert res["aa_taken"] == ["depleted"] and s.unit("GE-b").reduced
+
+
+def test_eto_16_2_attacks_are_optional_and_limited(tmp_path):
+    """16.2: fewer attacks than allowed is fine; more is refused; 15.6: an aborted bomber makes
+    none; a fighter makes none (16.0: bombers)."""
+    s = naval_state(tmp_path, [GE_B, unit("GE-f", "GE", "fighter", HEX)], 6, 6)
+    ship = {"id": "UK-BB1", "armor": 10, "kind": "BB"}
+    assert len(an.bomb_ships(s, s.unit("GE-b"), [ship], targets=["UK-BB1"])["attacks"]) == 1
+    with pytest.raises(IllegalOrder) as e:
+        an.bomb_ships(s, s.unit("GE-b"), [ship], targets=["UK-BB1"] * 4)
+    assert e.value.rule == "ETO-16.2"
+    with pytest.raises(IllegalOrder) as e:
+        an.bomb_ships(s, s.unit("GE-f"), [ship])
+    assert e.value.rule == "ETO-16.0"
+    s.unit("GE-b").props["aborted"] = True
+    with pytest.raises(IllegalOrder) as e:
+        an.bomb_ships(s, s.unit("GE-b"), [ship])
+    assert e.value.rule == "ETO-15.6"
+
+
+def test_eto_16_3_naval_air_gets_plus_three_in_play(tmp_path):
+    """16.3: the British 2-5/1 naval air unit flying as a bomber makes two attacks on a named CV
+    with +3: 3+3+3 = 9 against armor 9 hits with doubles: sunk."""
+    s = naval_state(tmp_path, [unit("UK-n", "UK", "naval_air", HEX)], 3, 3)
+    s.unit("UK-n").props["role"] = "bomber"
+    cv = {"id": "IT-CV1", "armor": 9, "kind": "CV"}
+    res = an.bomb_ships(s, s.unit("UK-n"), [cv])
+    assert res["attacks"][0]["bonus"] == 3 and cv["sunk"] and len(res["attacks"]) == 1  # the second finds none afloat
