@@ -91,7 +91,10 @@ def new_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, seed: in
 
 
 def begin_offensive(state, side: str = "axis"):  # noqa: ANN001, ANN201
-    """From the Offensive phase decision, let ``side`` begin an offensive."""
+    """From the Offensive phase decision (or before it: the Naval and Air phase is ended), let
+    ``side`` begin an offensive."""
+    if state.decision.kind != "offensive":
+        step_to(state, "offensive")
     d = state.decision
     if d.kind == "offensive" and d.side != side:
         state.apply({"kind": "pass"})

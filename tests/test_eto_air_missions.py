@@ -178,3 +178,39 @@ def test_eto_21_1_air_offensive_spends_an_offensive_and_refuses_minor_partners(t
     s.apply({"kind": "air_offensive", "nations": ["GE"]})
     assert s.tracks["GE.offensives"] == before - 1
     assert s.step.key == "air-moves"
+
+
+# == ground support flown in attack sequence 4A (17.0) ===========================================
+def test_eto_17_0_ground_support_flown_in_4a_b_counts_in_the_attack(tmp_path):
+    """The attacker's bomber flies to the attacked hex in 4A-B; the rolled attack then counts its
+    SP (17.3: capped at the 8 land SP) and the +1 air superiority DRM (17.2); 4A-G flies it home."""
+    from eto_kit import begin_offensive as begin
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-b", "GE", "infantry", "08640"),
+                             unit("SU-a", "SU", "infantry", "08740"), unit("GE-bmb", "GE", "bomber", "08640")],
+                  options={"air": True})
+    base = min(airbases.friendly_bases(s, "axis"), key=lambda b: (s.map.distance(b, "08740"), b))
+    assert s.map.distance(base, "08740") <= 12
+    bomber = s.unit("GE-bmb")
+    airbases.land(s, bomber, base)
+    begin(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    step_to(s, "ground-support")
+    s.apply({"kind": "fly", "units": ["GE-bmb"], "mission": "ground_support", "to": "08740"})
+    assert bomber.location == "08740" and bomber.props["commit"] == "CC"      # 20.1: committed as it flies
+    step_to(s, "designate")
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a", "GE-b"]})
+    step_to(s, "resolve")
+    s.apply({"kind": "resolve", "target": "08740"})
+    ev = events(s, "combat")[-1]["data"]
+    assert ev["attack"] == 8 + 6                      # 4-2 + 4-2 + the 6-12 bomber (under the 8 SP cap)
+    assert any(t[2] == "ETO-17.2" and t[0] == 1 for t in ev["drms"])
+    while any("node" in f and f["node"].startswith(("attack-4A", "combat-result")) for f in s.frames):
+        d = s.decision
+        if "end_step" in d.kinds or "pass" in d.kinds:
+            s.apply({"kind": "end_step" if "end_step" in d.kinds else "pass"})
+        else:
+            s.apply(s.legal_orders_of(d.kinds[0])[0])
+    assert bomber.location == base and not bomber.props.get("flight")     # 4A-G: back to base

@@ -194,8 +194,9 @@ class State:
             prompt = step.prompt or f"{step.title_for(f['phasing'])}: give orders or end the step"
             return Decision(side, step.key, prompt, step.rule, kinds, step.path)
         if step.kind == "sides":
+            title = step.title_for(None).strip()
             return Decision(f["data"]["chooser"], "choose_first",
-                            f"{step.title}: choose which side goes first", step.rule,
+                            f"{title[:1].upper()}{title[1:]}: choose which side goes first", step.rule,
                             ("choose_first",), step.path)
         if step.kind == "alternate":
             return Decision(f["side"], step.key,

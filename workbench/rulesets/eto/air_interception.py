@@ -127,11 +127,15 @@ def fight(state: State, at: str, sides: dict[str, list[Unit]], *, first: str,
     if not any(air_units.is_fighter(state, u) for us in sides.values() for u in us):
         return {}
     prefs: dict[str, list[str]] = {}
+    routes: dict[str, list[str]] = {}
     for f in flights:
         prefs.update(f.get("targets") or {})
+        if f["mission"] == "change_base":  # 15.4: own-base bonus at every base of the route
+            for uid in f["units"]:
+                routes[uid] = [*f["stops"], f["target"]]
     state.emit("air_battle", rule=rule, hex=at, text=f"air-to-air combat over {at}: "
                + "; ".join(f"{s} {', '.join(u.id for u in us)}" for s, us in sides.items()))
-    return air_combat.fight(state, at, sides, first=first, preferences=prefs)
+    return air_combat.fight(state, at, sides, first=first, preferences=prefs, bases_on_route=routes)
 
 
 def resolve_destinations(state: State, *_: Any) -> None:
@@ -209,7 +213,8 @@ class InterceptOrder(OrderKind):
         defending = air_flights.defending_status(state, root["target"], side) \
             if root["mission"] == "ground_support" else None
         for u in units:
-            commitment.commit_for(state, u, phase=air_flights.phase_for(state, side), defending=defending)
+            commitment.commit_for(state, u, phase=air_flights.phase_for(state, side), defending=defending,
+                                  mission="intercept")
             used(state)[u.id] = state.step.key if state.step else ""
             if air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = "fighter"  # an intercepting fighter-bomber flies as a fighter (12.1, 14.0)

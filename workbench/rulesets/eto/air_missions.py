@@ -38,7 +38,14 @@ from workbench.rulesets.eto import (
     installation_bombing,
     values,
 )
-from workbench.rulesets.eto.air_flights import fly_on, new_flight, path_to, path_why_not, phase_for
+from workbench.rulesets.eto.air_flights import (
+    defending_status,
+    fly_on,
+    new_flight,
+    path_to,
+    path_why_not,
+    phase_for,
+)
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.weather import air_grounded
 
@@ -55,7 +62,15 @@ BOMBER_MISSIONS = ("ground_support", "attack_naval", "bomb")
 
 
 # == checks ====================================================================================
-def unit_why_not(state: State, side: str, u: Unit, mission: str) -> Refusal | None:
+def defending_for(state: State, side: str, mission: str, to: str | None) -> str | None:
+    """What defensive ground support over ``to`` defends (20.1-20.3), for commitment."""
+    if mission != "ground_support" or not to or phase_for(state, side) != "enemy-land-offensive":
+        return None
+    return defending_status(state, to, side)
+
+
+def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None = None, *,
+                 escort: bool = False) -> Refusal | None:
     """Why ``u`` may not take off on ``mission`` now (12.1-12.6, 13.4, 1.4, 20.0), or None."""
     if u.side != side:
         return Refusal("ETO-12.0", f"{u.id} is not a {side} unit")
@@ -70,9 +85,11 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str) -> Refusal | No
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
     if mission == "attack_air" and not air_units.has_quality(state, u):
         return Refusal("ETO-12.3", f"{u.id} is a bomber; only fighters attack enemy air units")
-    if mission in ("attack_naval", "bomb") and not air_units.class_row(state, u).get("bomber"):
-        return Refusal("ETO-12.1", f"{u.id} is a fighter; it cannot attack naval units or installations")
-    return commitment.may_fly(state, u, phase=phase_for(state, side), mission=mission)
+    if mission in ("attack_naval", "bomb") and not air_units.class_row(state, u).get("bomber") and not escort:
+        return Refusal("ETO-12.1", f"{u.id} is a fighter; it cannot attack naval units or installations "
+                                   "(it may fly with bombers as their escort)")
+    return commitment.may_fly(state, u, phase=phase_for(state, side), mission=mission,
+                              defending=defending_for(state, side, mission, to))
 
 
 def target_why_not(state: State, side: str, mission: str, to: str, units: list[Unit]) -> Refusal | None:
@@ -135,7 +152,8 @@ class FlyOrder(OrderKind):
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units, mission, path, stops, side = plan(state, order)
         for u in units:
-            commitment.commit_for(state, u, phase=phase_for(state, side))
+            commitment.commit_for(state, u, phase=phase_for(state, side), mission=mission,
+                                  defending=defending_for(state, side, mission, str(order["to"])))
             r = (order.get("roles") or {}).get(u.id)
             if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
@@ -194,8 +212,12 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         if u is None:
             raise IllegalOrder("ETO-12.0", f"no unit {uid!r}")
-        refuse(unit_why_not(state, side, u, mission))
         units.append(u)
+    # 12.5, 13.6: fighters may fly in the same stack as bombers, as their escort
+    escort = any(air_units.class_row(state, u).get("bomber") for u in units)
+    for u in units:
+        refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
+                            escort=escort))
     bases = {u.location for u in units}
     if len(bases) > 1:
         raise IllegalOrder("ETO-13.6", "air units from different bases fly separately (one order per base) "

@@ -197,7 +197,10 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
     fort = None
     across_fortress = False
     marker = state.markers.get("forts", {}).get(target)
-    if ta.fort_hex[ti] and control(state)[ti] == SIDE_CODE[enemy]:
+    wrecked = target in state.markers.get("destroyed", {})  # 21.5: no fortification until repaired
+    if wrecked:
+        marker = None
+    if ta.fort_hex[ti] and control(state)[ti] == SIDE_CODE[enemy] and not wrecked:
         fort = "permanent"
         across_fortress = all(ta.fortress_side[hm.index(u.location), side_dir(state, u.location, target)]
                               for u in attackers)
@@ -284,6 +287,8 @@ def enemy_fort(state: State, side: str, target: str) -> bool:
     """26.0: "Attacks are made against hexes containing enemy land units or fortifications" -- an
     enemy fortification marker, or a permanent fortification the enemy holds (an empty one defends
     with 2, 26.2)."""
+    if target in state.markers.get("destroyed", {}):
+        return False  # 21.5: a destroyed fortification is none until repaired
     marker = state.markers.get("forts", {}).get(target) or {}
     if marker.get("kind") == "fortification" and marker.get("side") != side:
         return True

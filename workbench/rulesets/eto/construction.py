@@ -286,7 +286,11 @@ def restore_installation(state: State, side: str, label: str) -> str:
     it (27.6: "repaired by the capturing player"); returns its kind."""
     row = dict(state.markers[DESTROYED].pop(label))
     kind = str(row.get("kind", "fortification"))
-    state.markers.setdefault("forts", {})[label] = {"side": side, "kind": kind}
+    forts = state.markers.setdefault("forts", {})
+    if label in forts:  # 21.5: the marker stayed on the map under the Destroyed marker
+        forts[label]["side"] = side
+    elif kind != "installation":  # 27.6 took the marker off; the repair puts it back
+        forts[label] = {"side": side, "kind": kind}
     return kind
 
 
