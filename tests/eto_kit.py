@@ -50,7 +50,7 @@ def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: 
             "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in {"UK.eps": 20, "UK.offensives": 3,
                                                                **{k: v for k, v in t.items() if not k.startswith("SU.")}}.items()],
             "[control]", '"Germany" = "axis"', '"Belgium" = "axis"', '"Netherlands" = "axis"', '"Italy" = "axis"',
-            '"Luxembourg" = "axis"', '"France" = "axis"', '"United Kingdom" = "allies"',
+            '"Luxembourg" = "axis"', '"France" = "axis"', '"United Kingdom" = "allies"', '"Malta" = "allies"',
         ]
     else:
         lines += [

@@ -214,3 +214,44 @@ def test_eto_17_0_ground_support_flown_in_4a_b_counts_in_the_attack(tmp_path):
         else:
             s.apply(s.legal_orders_of(d.kinds[0])[0])
     assert bomber.location == base and not bomber.props.get("flight")     # 4A-G: back to base
+
+
+# == attacks on airbases (14.5) and Malta (14.6) ===============================================
+def _sweep(tmp_path, at: str, defender_at: str):  # noqa: ANN001, ANN202
+    s = west(tmp_path, [unit("IT-f1", "IT", "fighter", "05679"), unit("IT-f2", "IT", "fighter", "05679"),
+                        unit("UK-m", "UK", "fighter", defender_at)], 6, 6, 6, 6, 6, 6)
+    step_to(s, "naval-air/sides/air-movement")
+    assert s.decision.side == "axis"
+    s.apply({"kind": "fly", "units": ["IT-f1"], "mission": "attack_air", "to": at})
+    return s
+
+
+def test_eto_14_5_fighters_attacking_an_airbase_fight_the_units_on_it(tmp_path):
+    """A German fighter from Calais sweeps Dover; the British fighter on it cannot avoid combat
+    (15.0) even though its owner declines to intercept: the battle is fought when the step ends
+    (15.2 A), the defender declaring first.  Both miss (6s); round 2 as well (strength 4 >= 3)."""
+    s = west(tmp_path, [unit("GE-f1", "GE", "fighter", CALAIS), unit("UK-f1", "UK", "fighter", DOVER)],
+             6, 6, 6, 6)
+    step_to(s, "naval-air/sides/air-movement")
+    assert s.decision.side == "axis"
+    s.apply({"kind": "fly", "units": ["GE-f1"], "mission": "attack_air", "to": DOVER})
+    while s.decision.kind == "air_intercept":
+        s.apply({"kind": "pass"})
+    assert not events(s, "air_battle")
+    s.apply({"kind": "end_step"})
+    battles = events(s, "air_battle")
+    assert [b["data"]["hex"] for b in battles] == [DOVER]
+    rolls = [(e["data"]["attacker"], e["data"]["target_number"]) for e in events(s, "air_combat")][:2]
+    assert rolls == [("UK-f1", 4 + 3 + 1 - 3), ("GE-f1", 4 + 3 - 3)]   # 15.4: +1 over its own base
+    assert s.unit("GE-f1").location == CALAIS      # home again at the end of the step (13.0)
+
+
+def test_eto_14_6_malta_fighters_fight_only_if_their_owner_intercepts(tmp_path):
+    malta = "05582"
+    s = _sweep(tmp_path, malta, malta)
+    d = s.decision
+    assert (d.kind, d.side) == ("air_intercept", "allies")   # Malta's fighter may take the fight ...
+    while s.decision.kind == "air_intercept":
+        s.apply({"kind": "pass"})                           # ... and declines it
+    s.apply({"kind": "end_step"})
+    assert not events(s, "air_battle")                      # 14.6: no combat over Malta

@@ -94,3 +94,49 @@ def test_eto_32_6_air_supply_marker_lands_on_an_airbase_within_twelve(tmp_path):
         (tmp_path / "b").mkdir()
         s2 = axis_air_step(tmp_path / "b", [unit("GE-atp", "GE", "atp", FRANKFURT)])
         s2.apply({"kind": "air_transport", "atps": ["GE-atp"], "supply": 1, "to": "04250"})
+
+
+# == paradrops flown by ATP markers (19.2, 18.1) ================================================
+def _drop(tmp_path, faces):  # noqa: ANN001, ANN202
+    """A German paratroop and ATP marker at 08538 drop on the Soviet 08740 next to the activated
+    stack at 08640; a Soviet 2-3/1 fighter from 09039 intercepts the ATP over the target."""
+    from eto_kit import begin_offensive
+
+    from workbench.rulesets.eto import airbases
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("SU-a", "SU", "infantry", "08740"),
+                             unit("GE-p", "GE", "paratroop", "08538"), unit("GE-atp", "GE", "atp", "08538"),
+                             unit("SU-f", "SU", "fighter", "09039")], options={"air": True})
+    assert airbases.is_friendly_base(s, "allies", "09039") and airbases.is_friendly_base(s, "axis", "08538")
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.dice = FixedDice(*faces)
+    s.apply({"kind": "paradrop_move", "unit": "GE-p", "target": "08740"})
+    while s.decision.kind == "air_intercept":
+        if s.unit("GE-atp").location == "08740" and not s.unit("SU-f").props.get("flight"):
+            s.apply({"kind": "intercept", "units": ["SU-f"]})
+        else:
+            s.apply({"kind": "pass"})
+    assert s.unit("SU-f").props.get("flight")          # it did intercept over the target
+    step_to(s, "designate")
+    s.apply({"kind": "designate", "target": "08740", "attackers": ["GE-a"]})
+    step_to(s, "resolve")
+    return s
+
+
+def test_eto_19_2_aborted_atp_makes_no_drop(tmp_path):
+    """Target number 2+1-0 = 3: a roll of 3 aborts the ATP (15.3), so the drop does not happen."""
+    s = _drop(tmp_path, [3])
+    assert s.unit("GE-atp").props.get("aborted") and s.unit("GE-atp").location == "08740"
+    assert [e["data"]["unit"] for e in events(s, "paradrop_aborted")] == ["GE-p"]
+    assert s.unit("GE-p").location == "08538"
+
+
+def test_eto_18_1_paratroop_dies_with_its_destroyed_atp(tmp_path):
+    """A roll of 1 hits (15.7): the one-point ATP marker is destroyed and the paratroop with it."""
+    s = _drop(tmp_path, [1])
+    assert s.unit("GE-atp").location == "Force pool"
+    assert not s.unit("GE-p").location.isdigit()
+    assert not events(s, "paradrop")

@@ -35,7 +35,7 @@ from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import combat, command, supply, values
+from workbench.rulesets.eto import air_flights, air_units, combat, command, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.drops import dropped_this_turn, paras_lifted  # noqa: F401 - here and for callers
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -81,6 +81,23 @@ def atps_left(state: State, major: str) -> int:
     return atps(state, major) - used
 
 
+def uses_markers(state: State, major: str) -> bool:
+    """The scenario fields ATP markers for ``major`` (18.1); else its authored ATP count serves."""
+    return any(air_units.is_atp(state, a) and values.major_of(state, a.nation) == major
+               for a in state.units_by_id.values())
+
+
+def atp_for(state: State, para: Unit) -> Unit | None:
+    """ETO-19.1, 18.5: an ATP marker of the para's major on its airbase that has not flown this turn."""
+    major = values.major_of(state, para.nation)
+    for a in sorted(state.units_by_id.values(), key=lambda a: a.id):
+        if air_units.is_atp(state, a) and a.location == para.location and not air_units.airborne(a) \
+                and values.major_of(state, a.nation) == major and a.props.get("atp_used") != state.turn_label \
+                and not a.props.get("overstacked"):
+            return a
+    return None
+
+
 def airbases(state: State, side: str) -> np.ndarray:
     """Friendly airbase hexes: cities, resource hexes, fortress hexes and airfield markers."""
     ta = terrain_arrays(state)
@@ -112,7 +129,10 @@ def unit_why_not(state: State, side: str, u: Unit) -> Refusal | None:
         return Refusal("ETO-19.1", f"{u.id} is not on a friendly airbase ({u.location} is no friendly city, resource hex, "
                                    "fortress or airfield)")
     major = values.major_of(state, u.nation)
-    if atps_left(state, major) <= 0:
+    if uses_markers(state, major):
+        if atp_for(state, u) is None:
+            return Refusal("ETO-19.1", f"no {major} ATP marker that has not flown this turn stands on {u.location}")
+    elif atps_left(state, major) <= 0:
         return Refusal("ETO-19.1", f"{major} has no ATP that has not flown this turn ({atps(state, major)} in all)")
     if not supply.traces(state, u):
         return Refusal("ETO-19.1", f"{u.id} is out of supply, and a paratroop must be in supply to paradrop")
@@ -222,15 +242,24 @@ class ParadropOrder(OrderKind):
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
         major = values.major_of(state, u.nation)
-        rec = _used(state)
-        rec[major] = int(rec.get(major, 0)) + int(table(state)["flight"]["atps_per_drop"])
         flight = {"unit": u.id, "target": order["target"], "base": u.location, "major": major,
                   "side": u.side, "mode": combat.current_mode(state)}
+        atp = atp_for(state, u) if uses_markers(state, major) else None
+        if atp is None:
+            rec = _used(state)
+            rec[major] = int(rec.get(major, 0)) + int(table(state)["flight"]["atps_per_drop"])
         pending(state).append(flight)
         state.emit("paradrop_flight", side=u.side, rule="ETO-19.2",
                    text=f"{major} ATP flies {u.id} from {u.location} towards {order['target']} "
                         f"({atps_left(state, major)} ATP(s) left this turn)",
                    unit=u.id, target=order["target"], base=u.location)
+        if atp is not None:  # 19.2: the ATP marker flies like a bomber and can be intercepted
+            atp.props["atp_used"] = state.turn_label
+            fl = air_flights.new_flight(state, u.side, [atp], "paradrop",
+                                        air_flights.path_to(state, u.location, order["target"]),
+                                        target=order["target"])
+            flight["atp"] = atp.id
+            air_flights.fly_on(state, fl["id"])
 
 
 def step_applies(state: State, key: str) -> bool:
@@ -252,7 +281,11 @@ def resolve_drops(state: State, step: Any = None) -> None:
     for f in flights:
         u = state.unit(f["unit"])
         side, target, mode = f["side"], f["target"], f["mode"]
-        if any(hook(state, f) for hook in INTERCEPTION):
+        atp = state.units_by_id.get(f.get("atp", "")) if f.get("atp") else None
+        if atp is not None and not values.on_map(atp):  # 18.1: the load dies with its ATP marker
+            eliminate(state, u, "ETO-18.1", " (its ATP was destroyed in flight)")
+            continue
+        if (atp is not None and atp.props.get("aborted")) or any(hook(state, f) for hook in INTERCEPTION):
             state.emit("paradrop_aborted", side=side, rule="ETO-19.2",
                        text=f"the ATP carrying {u.id} was aborted: no drop on {target}", unit=u.id, target=target)
             continue
