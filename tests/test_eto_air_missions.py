@@ -255,3 +255,32 @@ def test_eto_14_6_malta_fighters_fight_only_if_their_owner_intercepts(tmp_path):
         s.apply({"kind": "pass"})                           # ... and declines it
     s.apply({"kind": "end_step"})
     assert not events(s, "air_battle")                      # 14.6: no combat over Malta
+
+
+def test_eto_12_6_defender_intercepts_ground_support_without_committing_for_standby_units(tmp_path):
+    """In the enemy's land offensive a Soviet 2-3/1 fighter from 09039 intercepts the German bomber
+    flying ground support over 08740.  It defends standby (unactivated) land units, so it need not
+    be committed (20.1); the bomber, flying in its own offensive, is CC (12.5).  The fighter's
+    target number against the bomber is 2+1-0 = 3: a 3 aborts it, and the aborted bomber adds
+    neither SP nor air superiority (17.2, 17.3)."""
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-b", "GE", "infantry", "08640"),
+                             unit("SU-a", "SU", "infantry", "08740"), unit("GE-bmb", "GE", "bomber", "08538"),
+                             unit("SU-f", "SU", "fighter", "09039")], options={"air": True})
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    step_to(s, "ground-support")
+    s.dice = FixedDice(3)
+    s.apply({"kind": "fly", "units": ["GE-bmb"], "mission": "ground_support", "to": "08740"})
+    while s.decision.kind == "air_intercept":
+        if s.unit("GE-bmb").location == "08740" and not s.unit("SU-f").props.get("flight"):
+            s.apply({"kind": "intercept", "units": ["SU-f"]})
+        else:
+            s.apply({"kind": "pass"})
+    bomber, fighter = s.unit("GE-bmb"), s.unit("SU-f")
+    assert fighter.location == "08740" and not fighter.props.get("commit")   # 20.1: standby defended
+    assert bomber.props["commit"] == "CC" and bomber.props.get("aborted")
+    from workbench.rulesets.eto import ground_support
+
+    assert ground_support.superiority(s, "08740", "axis") == "defender"       # only the fighter counts

@@ -140,3 +140,29 @@ def test_eto_18_1_paratroop_dies_with_its_destroyed_atp(tmp_path):
     assert s.unit("GE-atp").location == "Force pool"
     assert not s.unit("GE-p").location.isdigit()
     assert not events(s, "paradrop")
+
+
+def test_eto_19_3_drop_on_an_unoccupied_enemy_hex_takes_it_without_attacking(tmp_path):
+    """A paratroop dropping on the vacant Soviet 08741, next to the activated stack at 08640, makes
+    the hex Axis-controlled and attacks nothing (19.3).  Die 5, adjacent to a friendly unit: 5 =
+    undamaged (19.2)."""
+    from eto_kit import begin_offensive
+
+    from workbench.rulesets.eto.control import control
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("SU-a", "SU", "infantry", "08740"),
+                             unit("GE-p", "GE", "paratroop", "08538")])
+    assert s.map.distance("08640", "08741") == 1 and control(s)[s.map.index("08741")] == 2
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    s.apply({"kind": "paradrop_move", "unit": "GE-p", "target": "08741"})
+    s.dice = FixedDice(5)
+    while any(f.get("node", "").startswith("attack-4A") for f in s.frames):
+        s.apply({"kind": "end_step"})          # no designation: 4A-E resolves the drop
+    p = s.unit("GE-p")
+    assert p.location == "08741" and not p.reduced
+    assert control(s)[s.map.index("08741")] == 1
+    assert [e["data"]["hex"] for e in events(s, "paradrop_landed")] == ["08741"]
+    assert not events(s, "combat")

@@ -149,10 +149,14 @@ def target_why_not(state: State, side: str, u: Unit, target: str) -> Refusal | N
         return Refusal("ETO-19.2", f"{target} is {dist} hexes from {u.location}; the ATP flies as a bomber with "
                                    f"range {flight_range(state)}")
     enemy = values.other(side)
-    if not [o for o in values.units_at(state, target, enemy) if values.is_land_unit(state, o)]:
-        return Refusal("ETO-19.2", f"{target} holds no enemy land unit; the drop is made in the hex under attack "
-                                   "(drops on vacant hexes, 19.3, are not part of the land core)")
     mode = combat.current_mode(state)
+    if vacant(state, side, target):
+        i = hm.index(target)
+        if hm.is_water[i] or int(control(state)[i]) != SIDE_CODE[enemy]:
+            return Refusal("ETO-19.3", f"{target} holds no enemy land unit and is not an enemy-controlled land hex")
+        if mode != "combat":
+            return Refusal("ETO-19.3", "a drop on an unoccupied hex is made in the Combat step (docs/rulings-eto.md)")
+        return _reach_why_not(state, target)
     desig = [d for d in combat.designations(state) if d["target"] == target]
     if mode == "breakthrough":
         if not desig:
@@ -166,16 +170,31 @@ def target_why_not(state: State, side: str, u: Unit, target: str) -> Refusal | N
     why = combat.target_why_not(state, side, target, [], mode)
     if why:
         return why
+    return _reach_why_not(state, target)
+
+
+def vacant(state: State, side: str, target: str) -> bool:
+    """ETO-19.3: no enemy land unit and no enemy fortification in the hex."""
+    enemy = values.other(side)
+    return not [o for o in values.units_at(state, target, enemy) if values.is_land_unit(state, o)] \
+        and not combat.enemy_fort(state, side, target)
+
+
+def _reach_why_not(state: State, target: str) -> Refusal | None:
+    """ETO-19.1: in the radius of an activated HQ, else adjacent to the activated stack or general."""
+    hm = state.map
     off = command.offensive(state)
     if off.get("mode") == "hq":
         from workbench.rulesets.eto.hq import in_radius
 
         if not any(in_radius(state, state.unit(h), target) for h in off["hqs"]):
             return Refusal("ETO-19.1", f"{target} is outside the command radius of every activated HQ")
-    elif off.get("mode") != "general":  # general: 22.2 adjacency is checked by combat.target_why_not
-        stacks = {state.unit(a).location for a in off.get("units", []) if values.on_map(state.unit(a))}
-        if not any(hm.distance(s, target) == 1 for s in stacks):
-            return Refusal("ETO-19.1", f"{target} is not adjacent to the stack activated for the offensive")
+        return None
+    stacks = {state.unit(a).location for a in off.get("units", []) if values.on_map(state.unit(a))}
+    if off.get("general") and values.on_map(state.unit(off["general"])):
+        stacks.add(state.unit(off["general"]).location)
+    if not any(hm.distance(s, target) == 1 for s in stacks):
+        return Refusal("ETO-19.1", f"{target} is not adjacent to the stack or general activated for the offensive")
     return None
 
 
@@ -290,7 +309,8 @@ def resolve_drops(state: State, step: Any = None) -> None:
                        text=f"the ATP carrying {u.id} was aborted: no drop on {target}", unit=u.id, target=target)
             continue
         desig = next((d for d in combat.designations(state) if d["target"] == target and not d["resolved"]), None)
-        if desig is None and (command.attacks_left(state, mode) <= 0
+        empty = desig is None and vacant(state, side, target)
+        if desig is None and not empty and (command.attacks_left(state, mode) <= 0
                               or combat.target_why_not(state, side, target, [], mode)):
             state.emit("paradrop_cancelled", side=side, rule="ETO-22.1",
                        text=f"no drop on {target}: the hex can no longer be attacked this step", unit=u.id,
@@ -316,6 +336,13 @@ def resolve_drops(state: State, step: Any = None) -> None:
         u.props["dropped"] = state.turn_label
         u.props["drop_base"] = f["base"]
         u.props["moved"] = True
+        if empty:  # 19.3: the hex becomes friendly; the paratroop makes no attack this turn
+            from workbench.rulesets.eto.control import pass_through
+
+            pass_through(state, u, [state.map.index(target)])
+            state.emit("paradrop_landed", side=side, rule="ETO-19.3", unit=u.id, hex=target,
+                       text=f"{u.id} lands in the unoccupied {target}: the hex is now {side}-controlled")
+            continue
         if desig is None:
             combat.designate(state, target, [u.id], mode)  # 19.3: it must attack, alone if need be
         else:
