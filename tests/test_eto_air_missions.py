@@ -284,3 +284,15 @@ def test_eto_12_6_defender_intercepts_ground_support_without_committing_for_stan
     from workbench.rulesets.eto import ground_support
 
     assert ground_support.superiority(s, "08740", "axis") == "defender"       # only the fighter counts
+
+
+def test_eto_face_shows_air_counters_and_their_range(tmp_path):
+    """The face gives the UI an air unit's strength/quality and range (12.1, 13.0), and its range
+    for the air-range overlay."""
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("GE-b1", "GE", "bomber", FRANKFURT),
+                        unit("GE-atp", "GE", "atp", FRANKFURT, points=2)])
+    card = s.ruleset.unit_card(s, s.unit("UK-f1"))
+    assert (card["strength"], card["movement"]) == ("4/3", "3")
+    assert s.ruleset.unit_card(s, s.unit("GE-b1"))["strength"] == "6"
+    assert s.ruleset.unit_card(s, s.unit("GE-atp"))["strength"] == "2 ATP"
+    assert s.ruleset.air_range(s, s.unit("GE-b1")) == 12

@@ -54,7 +54,19 @@ class ETOFace(Face):
         command radius (22.1, 23.0)."""
         from workbench.rulesets.eto import values
 
+        from workbench.rulesets.eto import air_units
+
         cls = values.unit_class(state, unit)
+        if air_units.is_atp(state, unit):
+            return {"strength": f"{air_units.atp_points(unit)} ATP", "movement": str(air_units.air_range(state, unit)),
+                    "note": "air transport points (18.1)"}
+        if air_units.is_air(state, unit):
+            q = values.value(state, unit, "depleted_quality" if unit.reduced else "quality")
+            status = [s for s in (unit.props.get("commit"), "aborted" if unit.props.get("aborted") else "",
+                                  "overstacked" if unit.props.get("overstacked") else "") if s]
+            return {"strength": f"{air_units.strength(state, unit)}" + (f"/{q}" if q is not None else ""),
+                    "movement": str(air_units.air_range(state, unit)),
+                    "note": f"{cls.replace('_', '-')}: strength/quality, range" + (f"; {', '.join(status)}" if status else "")}
         ma = str(values.printed_ma(state, unit))
         if cls == "general":
             return {"strength": f"{values.combat_rating(state, unit)}-{values.exploitation_rating(state, unit)}",
@@ -64,6 +76,12 @@ class ETOFace(Face):
                     "movement": ma, "note": "HQ: attack rating, command radius"}
         note = "out of supply" if unit.props.get("oos") else ""
         return {"strength": str(values.strength(state, unit)), "movement": ma, "note": note}
+
+    def air_range(self, state: State, unit: Unit) -> int | None:
+        """ETO-13.0: an air unit's (or ATP marker's) range in hexes from its base."""
+        from workbench.rulesets.eto import air_units
+
+        return air_units.air_range(state, unit) if air_units.flies(state, unit) else None
 
     # -- overlays -----------------------------------------------------------------------------
     def overlays(self, state: State, side: str | None) -> dict[str, np.ndarray | None]:
