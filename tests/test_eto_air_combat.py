@@ -22,7 +22,7 @@ def air_state(tmp_path, units: list[dict[str, Any]], *faces: int, props: dict[st
     f1) from a base in 08640 unless ``props`` says otherwise (None removes a prop)."""
     path = tmp_path / "eto-air.toml"
     path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "UK", "FR"]'))
-    s = load_scenario(path).new_state(seed=1)
+    s = load_scenario(path, options={"air": True}).new_state(seed=1)
     for u in s.units_by_id.values():
         u.props.update({"base": "08640", "flight": "f1"})
         for k, v in (props or {}).get(u.id, {}).items():

@@ -296,3 +296,23 @@ def test_eto_face_shows_air_counters_and_their_range(tmp_path):
     assert s.ruleset.unit_card(s, s.unit("GE-b1"))["strength"] == "6"
     assert s.ruleset.unit_card(s, s.unit("GE-atp"))["strength"] == "2 ATP"
     assert s.ruleset.air_range(s, s.unit("GE-b1")) == 12
+
+
+def test_eto_13_2_air_units_neither_block_land_moves_nor_answer_to_hqs(tmp_path):
+    """An enemy air unit alone in a hex does not stop land units entering it (they make it evacuate,
+    13.2), and HQs never activate air units: they are committed, not activated (20.0, 22.0)."""
+    from workbench.rulesets.eto import command
+    from workbench.rulesets.eto.movement import occupied_by
+
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("UK-i", "UK", "infantry", LONDON)])
+    occ = occupied_by(s, "allies")
+    assert not occ[s.map.index(DOVER)] and occ[s.map.index(LONDON)]
+    assert not command.can_activate(s, s.unit("UK-f1"), "allies")
+    assert command.can_activate(s, s.unit("UK-i"), "allies")
+
+
+def test_eto_air_off_plays_the_land_game_without_air_counters(tmp_path):
+    """``[options] air = false`` leaves a scenario's air units out of play."""
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-bmb", "GE", "bomber", "08640")],
+                  options={"air": False})
+    assert "GE-bmb" not in s.units_by_id and "GE-a" in s.units_by_id

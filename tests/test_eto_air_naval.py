@@ -20,7 +20,7 @@ HEX = "08740"
 def naval_state(tmp_path, units: list[dict[str, Any]], *faces: int):
     path = tmp_path / "eto-air-naval.toml"
     path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "UK", "US"]'))
-    s = load_scenario(path).new_state(seed=1)
+    s = load_scenario(path, options={"air": True}).new_state(seed=1)
     for u in s.units_by_id.values():
         u.props.update({"base": "08640", "flight": "f1"})
     if faces:

@@ -16,9 +16,6 @@ from workbench.rulesets.eto.control import SIDE_CODE, control
 BOB = "eto/battle-of-britain-1940"
 BARBAROSSA = "eto/barbarossa-1941"
 SCENARIOS = [BOB, BARBAROSSA]
-#: Why air = false is not yet the old land game (docs/rulings-eto.md, "Air scenarios").
-AIR_OFF_NEEDS_CODE = ("options air = false still puts the scenario's air units on the map, where they block land "
-                      "moves, are offered for activation and air offensives: ETORuleset.setup must leave them out")
 
 
 @pytest.fixture(scope="module", params=SCENARIOS)
@@ -228,7 +225,6 @@ def test_barbarossa_air_off_plays_no_air_step():
     assert {uid: s.unit(uid).location for uid in where} == where
 
 
-@pytest.mark.xfail(strict=True, reason=AIR_OFF_NEEDS_CODE)
 def test_barbarossa_air_off_is_the_land_game():
     """With air = false the game is the land core's Barbarossa: no air unit in the game at all."""
     s = load_scenario(BARBAROSSA, options={"air": False}).new_state(seed=1)

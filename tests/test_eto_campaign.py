@@ -264,9 +264,6 @@ def perft_positions(game) -> dict[str, dict[str, int]]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="options air = false still puts Barbarossa's air units on the map (HQs "
-                   "offer to activate them, the Command step offers air offensives): ETORuleset.setup must leave "
-                   "them out (docs/rulings-eto.md, 'Air scenarios')")
 def test_eto_perft_corpus():
     """Legal-order counts by kind from fixed positions of the land game of Barbarossa (air = false;
     tests/data/eto_perft.json was recorded before the scenario had air units)."""

@@ -21,7 +21,7 @@ SAARBRUCKEN, KONIGSBERG, DANZIG, BERLIN = "04052", "06139", "05941", "05146"
 def bomb_state(tmp_path, units: list[dict[str, Any]], *faces: int):
     path = tmp_path / "eto-bombing.toml"
     path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "US"]'))
-    s = load_scenario(path).new_state(seed=1)
+    s = load_scenario(path, options={"air": True}).new_state(seed=1)
     for u in s.units_by_id.values():
         u.props.update({"base": "08640", "flight": "f1"})
     if faces:

@@ -27,6 +27,11 @@ from workbench.rulesets.eto import values
 AIR_CLASSES = ("fighter", "fighter_bomber", "bomber", "naval_air")
 
 
+def in_play(state: State) -> bool:
+    """The scenario plays its air war (``[options] air = true``)."""
+    return bool(state.game.options.get("air"))
+
+
 def class_row(state: State, u: Unit) -> dict[str, Any]:
     return state.ruleset.tables["units"]["classes"].get(values.unit_class(state, u), {})
 

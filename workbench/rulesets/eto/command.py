@@ -126,10 +126,11 @@ def half_rule_ok(state: State, adding: list[Unit]) -> bool:
 
 def can_activate(state: State, unit: Unit, side: str) -> bool:
     """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
-    units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5) or HQ."""
+    units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""
     placed = values.on_map(unit) or transit_box(state, unit.location) is not None
     return (unit.side == side and placed and not unit.props.get("activated")
-            and values.unit_class(state, unit) not in ("partisan", "hq"))
+            and values.unit_class(state, unit) not in ("partisan", "hq")
+            and not values.is_air_counter(state, unit))  # air units are committed, not activated (20.0)
 
 
 def eligible_now(state: State) -> list[Unit]:

@@ -54,11 +54,12 @@ FREE, STOP, ARMOR_EXTRA, FOREST_SLIP, START_ZOC, START_FOREST_ZOC, START_ZOC_ARM
 
 
 def occupied_by(state: State, side: str) -> np.ndarray:
-    """``bool[N]``: hexes holding any counter of ``side`` on the map."""
+    """``bool[N]``: hexes holding any land counter (HQs and generals too) of ``side`` on the map;
+    air units do not count: enemy land units entering make them evacuate (13.2)."""
     def make() -> np.ndarray:
         out = np.zeros(state.map.size, dtype=bool)
         for u in state.units_by_id.values():
-            if u.side == side and values.on_map(u):
+            if u.side == side and values.on_map(u) and not values.is_air_counter(state, u):
                 out[state.map.index(u.location)] = True
         return out
     return state.derived(("eto.occupied", side), make, state.event_stamp)

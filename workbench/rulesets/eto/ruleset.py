@@ -191,6 +191,9 @@ class ETORuleset(ETOFace, Ruleset):
                 uid = f"{entry['nation']}-{tag}-{entry['type']}-{k + 1}"
                 state.units_by_id[uid] = Unit(uid, sides[entry["nation"]], entry["nation"], entry["type"], None,
                                               box, False, {"pool_of": values.major_of(state, entry["nation"])})
+        if not air_units.in_play(state):  # a scenario played without its air war keeps no air counters
+            for uid in [uid for uid, u in state.units_by_id.items() if values.is_air_counter(state, u)]:
+                del state.units_by_id[uid]
         for spec in sc.units:  # air units stand on their bases in scenario order (13.2, 13.4)
             u = state.units_by_id.get(spec["id"])
             if u is not None and air_units.flies(state, u) and values.on_map(u):
@@ -243,6 +246,10 @@ class ETORuleset(ETOFace, Ruleset):
                     continue
                 u = Unit(spec["id"], sides[nation], nation, spec["type"], None, FORCE_POOL, False,
                          {"note": r.get("note", "")})
+                if values.is_air_counter(state, u):
+                    if air_units.in_play(state):
+                        self._air_reinforcement(state, u, where)
+                    continue
                 state.units_by_id[u.id] = u
                 at = self._entry_hex(state, u, where)
                 if at is None:
@@ -253,6 +260,21 @@ class ETORuleset(ETOFace, Ruleset):
                     u.location = at
                     state.emit("reinforcement", side=u.side, rule="ETO-37.6", text=f"{u.id} arrives at {at}",
                                unit=u.id, at=at)
+
+    def _air_reinforcement(self, state: State, u: Unit, where: str) -> None:
+        """An arriving air unit lands on the named base, or the nearest friendly base with room
+        (13.2); with none it waits in the force pool."""
+        hm = state.map
+        state.units_by_id[u.id] = u
+        bases = [b for b in airbases.friendly_bases(state, u.side) if airbases.has_room(state, u.side, b, u)]
+        if not bases:
+            u.props["pool_of"] = values.major_of(state, u.nation)
+            state.emit("reinforcement", side=u.side, rule="ETO-37.6", unit=u.id,
+                       text=f"{u.id} has no friendly airbase with room: to the force pool")
+            return
+        at = min(bases, key=lambda b: (hm.distance(where, b), b))
+        airbases.land(state, u, at)
+        state.emit("reinforcement", side=u.side, rule="ETO-37.6", text=f"{u.id} arrives at {at}", unit=u.id, at=at)
 
     def _entry_hex(self, state: State, u: Unit, where: str) -> str | None:
         import numpy as np

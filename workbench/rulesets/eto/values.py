@@ -53,6 +53,15 @@ def is_land_unit(state: State, unit: Unit) -> bool:
     return unit_class(state, unit) in (*COMBAT_CLASSES, "partisan")
 
 
+#: Air units and ATP markers (ETO-12.1, 18.1): never land counters.
+AIR_COUNTER_CLASSES = ("fighter", "fighter_bomber", "bomber", "naval_air", "atp")
+
+
+def is_air_counter(state: State, unit: Unit) -> bool:
+    """An air unit or ATP marker: it neither blocks land movement nor is activated (20.0, 22.0)."""
+    return unit_class(state, unit) in AIR_COUNTER_CLASSES
+
+
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
     row = nation_row(state.ruleset.tables, unit.type, unit.nation)
     return row.get(key, type_row(state.ruleset.tables, unit.type).get(key, default))
