@@ -52,9 +52,7 @@ class ETOFace(Face):
         """Land units: strength and movement allowance on their current side (26.2, 24.0);
         generals: combat and exploitation ratings (26.2, 28.3); HQs: attack rating and
         command radius (22.1, 23.0)."""
-        from workbench.rulesets.eto import values
-
-        from workbench.rulesets.eto import air_units
+        from workbench.rulesets.eto import air_units, values
 
         cls = values.unit_class(state, unit)
         if air_units.is_atp(state, unit):
