@@ -69,7 +69,7 @@ def test_eto_13_2_captured_base_evacuates_within_twice_range_or_is_lost(tmp_path
     assert airbases.is_friendly_base(s, "allies", f1.location)
     # ... the overstacked one has no chance to escape (13.4)
     assert f2.location == "Force pool"
-    assert [e["data"]["unit"] for e in events(s, "air_eliminated")] == ["UK-f2"]
+    assert [e["data"]["unit"] for e in events(s, "eliminated")] == ["UK-f2"]
 
 
 # == change of base (12.3) ======================================================================

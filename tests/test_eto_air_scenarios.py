@@ -242,3 +242,25 @@ def test_barbarossa_order_of_battle():
                      ("SU", "bomber"): 8, ("SU", "fighter"): 12, ("SU", "fighter_bomber"): 3}
     folded = {u.id for u in air_on_map(s) if "folded" in s.game.scenario_units[u.id]["props"]["note"]}
     assert {"GE-FAF", "GE-FARR"} <= folded
+
+
+def test_battle_of_britain_counts_the_air_war_and_its_sudden_death():
+    """[victory.air_war]: +1 per British fighter step lost, -1 per 2 German air steps, +2 per
+    destroyed base within 4 hexes of London; sudden death when no British fighter is based
+    within 4 hexes of London (GAP-16, authored)."""
+    from workbench.rulesets.eto import victory
+
+    s = load_scenario(BOB).new_state(seed=1)
+    assert victory.sudden_death(s) is None
+    s.markers["air_losses"] = {"allies.fighter": 3, "axis.bomber": 4, "axis.fighter": 1}
+    s.markers.setdefault("destroyed", {})[s.map.hex_of("Dover")] = {"kind": "installation", "side": "allies"}
+    assert victory.air_war_vp(s) == {"British fighter steps lost": 3, "German air steps lost (per 2)": -2,
+                                     "11 Group bases destroyed": 2}
+    london = s.map.hex_of("London")
+    for u in s.units_by_id.values():
+        if u.side == "allies" and u.type == "fighter" and u.location.isdigit() \
+                and s.map.distance(london, u.location) <= 4:
+            u.location = "Force pool"
+    res = victory.sudden_death(s)
+    assert res is not None and res["winner"] == "axis" and res["level"] == "Axis decisive victory"
+    assert res["axis_vp"] == 3

@@ -23,7 +23,6 @@ from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import air_units, values
-from workbench.rulesets.eto.losses import KEEP_PROPS
 from workbench.rulesets.eto.values import FORCE_POOL
 
 Pair = tuple[str, str]
@@ -224,20 +223,7 @@ def _blitzkrieg(state: State, attacker: Unit, target: Unit, hex_label: str) -> b
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
-def eliminate(state: State, u: Unit, rule: str, why: str = "") -> None:
-    """ETO-15.6: "Eliminated air units are returned to the force pool of the owning country (or
-    major country partner, if from a minor country)".  Like ``losses.eliminate`` (same props kept,
-    same ``pool_of`` and event) but without its land-stack consequences (27.5 generals, 23.3 HQs,
-    37.7 Suez Adds): an air unit is not part of the stack below it."""
-    start = u.location
-    u.location = FORCE_POOL
-    u.reduced = False
-    for k in list(u.props):
-        if k not in KEEP_PROPS:
-            u.props.pop(k)
-    u.props["pool_of"] = values.major_of(state, u.nation)
-    state.emit("eliminated", side=u.side, rule=rule, text=f"{u.id} eliminated{why} → {FORCE_POOL}",
-               unit=u.id, at=start, box=FORCE_POOL, oos=False, suez_eligible=False)
+eliminate = air_units.eliminate  # ETO-15.6 (air_units.py: one elimination for every air loss)
 
 
 def lose_step(state: State, u: Unit, rule: str, why: str = "") -> str:
@@ -256,6 +242,7 @@ def lose_step(state: State, u: Unit, rule: str, why: str = "") -> str:
         return "eliminated"
     if air_units.steps_left(state, u) >= 2:
         u.reduced = True
+        air_units.record_loss(state, u, 1)
         state.emit("depleted", side=u.side, rule=rule, text=f"{u.id} loses a step{why}", unit=u.id, at=u.location)
         return "depleted"
     eliminate(state, u, rule, why)

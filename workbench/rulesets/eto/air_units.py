@@ -110,6 +110,34 @@ def steps_left(state: State, u: Unit) -> int:
     return 1 if u.reduced or steps < 2 else 2
 
 
+def record_loss(state: State, u: Unit, steps: int) -> None:
+    """Air steps lost over the game, by side and class (``state.markers["air_losses"]``), for
+    victory conditions that count the air war (rebuilds do not give them back)."""
+    rec = state.markers.setdefault("air_losses", {})
+    key = f"{u.side}.{values.unit_class(state, u)}"
+    rec[key] = int(rec.get(key, 0)) + int(steps)
+
+
+def eliminate(state: State, u: Unit, rule: str, why: str = "") -> None:
+    """ETO-15.6: "Eliminated air units are returned to the force pool of the owning country (or
+    major country partner, if from a minor country)".  Like ``losses.eliminate`` (the same props
+    kept, ``pool_of``, the event) without its land-stack consequences (27.5 generals, 23.3 HQs,
+    37.7): an air unit is not part of the stack below it."""
+    from workbench.rulesets.eto.losses import KEEP_PROPS
+
+    start = u.location
+    if not is_atp(state, u):
+        record_loss(state, u, steps_left(state, u))
+    u.location = values.FORCE_POOL
+    u.reduced = False
+    for k in list(u.props):
+        if k not in KEEP_PROPS:
+            u.props.pop(k)
+    u.props["pool_of"] = values.major_of(state, u.nation)
+    state.emit("eliminated", side=u.side, rule=rule, text=f"{u.id} eliminated{why} → {values.FORCE_POOL}",
+               unit=u.id, at=start, box=values.FORCE_POOL, oos=False, suez_eligible=False)
+
+
 def atp_points(u: Unit) -> int:
     """ETO-18.1: ATPs a marker represents (1 or 2)."""
     return int(u.props.get("points", 1))

@@ -165,16 +165,6 @@ def reorder(state: State, label: str, side: str, order: list[str]) -> None:
     refresh_overstack(state, label, side)
 
 
-def eliminate(state: State, u: Unit, rule: str, why: str) -> None:
-    """An air unit destroyed on or off its base returns to its major's force pool (15.6)."""
-    for k in ("base", "base_order", "overstacked", "flight", "aborted", "role"):
-        u.props.pop(k, None)
-    u.location = values.FORCE_POOL
-    u.props["pool_of"] = values.major_of(state, u.nation)
-    u.reduced = False
-    state.emit("air_eliminated", side=u.side, rule=rule, text=f"{u.id} eliminated: {why}", unit=u.id)
-
-
 def evacuate(state: State, label: str, side: str, rule: str = RULE) -> list[tuple[str, str | None]]:
     """ETO-13.2/13.4: the base at ``label`` was captured or destroyed.  Each functioning air
     unit of ``side`` on it flies at once, uninterceptable and whatever the weather, to another
@@ -192,14 +182,14 @@ def evacuate(state: State, label: str, side: str, rule: str = RULE) -> list[tupl
     src = supply.reach(state, values.major_of(state, units[0].nation), side)
     for u in units:
         if u.props.get("overstacked"):
-            eliminate(state, u, "ETO-13.4", f"overstacked at {label} when the base was lost")
+            air_units.eliminate(state, u, "ETO-13.4", f" (overstacked at {label} when the base was lost)")
             out.append((u.id, None))
             continue
         reach = mult * air_units.air_range(state, u)
         near = [b for b in bases if hm.distance(label, b) <= reach
                 and load(state, b, side) < max_units(state, b)]
         if not near:
-            eliminate(state, u, rule, f"no friendly base within {reach} hexes of {label}")
+            air_units.eliminate(state, u, rule, f" (no friendly base within {reach} hexes of {label})")
             out.append((u.id, None))
             continue
 

@@ -200,7 +200,7 @@ def check_force_pool(c: Check) -> None:
 def check_victory(c: Check) -> None:
     v = c.scenario.raw.get("victory", {})
     c.known(v, {"source", "rule", "rationale", "checked", "counting", "objectives", "resource_hexes", "levels",
-                "sudden_death", "text", "note"}, "victory", "ETO [victory]")
+                "sudden_death", "text", "note", "air_war"}, "victory", "ETO [victory]")
     for k in ("source", "rationale", "checked", "counting", "text", "note"):
         c.text(v, k, "victory")
     for i, o in enumerate(v.get("objectives", [])):
@@ -228,9 +228,32 @@ def check_victory(c: Check) -> None:
         key = f"victory.sudden_death[{i}]"
         if not isinstance(sd, dict):
             c.fail(key, "must be a table: side, result, condition")
-        c.known(sd, {"side", "result", "condition"}, key, "a sudden-death condition")
+        c.known(sd, {"side", "result", "condition", "when", "places", "nations", "place", "radius", "classes", "rule"},
+                key, "a sudden-death condition")
         if sd.get("side") not in c.ruleset.sides:
             c.fail(f"{key}.side", "needs side = 'axis' or 'allies'")
+        when = sd.get("when")
+        if when not in (None, "controls", "unit_in_city_resource", "no_air_near"):
+            c.fail(f"{key}.when", f"{when!r} is not a sudden-death test (controls, unit_in_city_resource, no_air_near)")
+        for p in [*sd.get("places", []), *([sd["place"]] if "place" in sd else [])]:
+            if not c.place_ok(p):
+                c.fail(f"{key}.place", f"{p!r} is no hex label or place on map {c.hm.name}")
+    aw = v.get("air_war", {})
+    if not isinstance(aw, dict):
+        c.fail("victory.air_war", f"must be a table, not {kind_of(aw)}")
+    c.known(aw, {"source", "rationale", "steps_lost", "destroyed_bases"}, "victory.air_war", "air-war VP")
+    for i, e in enumerate(aw.get("steps_lost", [])):
+        key = f"victory.air_war.steps_lost[{i}]"
+        if not isinstance(e, dict) or e.get("side") not in c.ruleset.sides:
+            c.fail(key, "must be a table with side = 'axis' or 'allies', classes, vp, per")
+        c.known(e, {"side", "classes", "vp", "per", "label"}, key, "an air-steps VP entry")
+        c.whole(e, "vp", key, low=None)
+        c.whole(e, "per", key, low=1)
+    db = aw.get("destroyed_bases")
+    if db is not None:
+        c.known(db, {"near", "radius", "side", "vp_each", "label"}, "victory.air_war.destroyed_bases", "destroyed-base VP")
+        if not c.place_ok(db.get("near")):
+            c.fail("victory.air_war.destroyed_bases.near", f"{db.get('near')!r} is no hex label or place on map {c.hm.name}")
     for k in ("objectives", "levels", "sudden_death"):
         if not isinstance(v.get(k, []), list):
             c.fail(f"victory.{k}", f"must be a list of tables, not {kind_of(v[k])}")

@@ -1,11 +1,15 @@
-"""Scenario victory (authored for Barbarossa 1941, GAP-16; scenario ``[victory]``).
+"""Scenario victory (authored, GAP-16; the scenario's ``[victory]`` table).
 
-Axis VP = the objectives it controls (Moscow 10, Leningrad 6, Kiev 4, Rostov 3)
-+ 1 per other resource or city resource hex inside the USSR's original borders
-it controls.  Levels are read from the scenario's ``[[victory.levels]]``.
-Sudden death at the end of any monthly turn: the Axis holds Moscow and
-Leningrad; or a Soviet land unit stands in a city resource hex of Germany,
-Rumania or Hungary.
+Axis VP = the ``[[victory.objectives]]`` it controls (Barbarossa: Moscow 10, Leningrad 6,
+Kiev 4, Rostov 3) + ``[victory.resource_hexes] vp_each`` per other resource or city resource
+hex inside the USSR's original borders it controls + the air war (``[victory.air_war]``: air
+steps lost over the game by side and class, ``state.markers["air_losses"]``, and destroyed
+bases near a place).  Levels are read from ``[[victory.levels]]``.  Sudden death at the end
+of any monthly turn: each ``[[victory.sudden_death]]`` names its test in ``when``:
+``controls`` (the side holds every one of ``places``), ``unit_in_city_resource`` (a land unit
+of the side in a city resource hex inside the original borders of ``nations``) or
+``no_air_near`` (no air unit of ``classes`` of the other side based within ``radius`` of
+``place``).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ def axis_vp(state: State) -> tuple[int, dict[str, int]]:
         n = sum(1 for i in np.flatnonzero(mask) if int(i) not in objective_hexes)
         if n:
             detail["resource hexes"] = n * each
+    detail.update(air_war_vp(state))
     return sum(detail.values()), detail
 
 
@@ -68,29 +73,76 @@ def winner_of(result: str) -> str | None:
 
 
 def sudden_death(state: State) -> dict[str, Any] | None:
-    ctrl = control(state)
-    v = state.game.scenario.raw.get("victory", {})
-    if not v:
-        return None
-    hm = state.map
-    try:
-        if all(ctrl[_hex(state, p)] == SIDE_CODE["axis"] for p in ("Moscow", "Leningrad")):
-            return _scored(state, {"winner": "axis", "level": "Axis decisive victory", "rule": "ETO-7.1-core",
-                                   "why": "the Axis controls Moscow and Leningrad"})
-    except KeyError:
-        pass
-    ta = terrain_arrays(state)
-    axis_home = np.zeros(hm.size, dtype=bool)
-    for n in ("GE", "RO", "HU"):
-        if n in state.ruleset.tables["units"]["nations"]:
-            axis_home |= home_mask(state, n, original=True)
-    for u in state.units_by_id.values():
-        if u.side == "allies" and values.on_map(u) and values.is_combat_unit(state, u):
-            i = hm.index(u.location)
-            if axis_home[i] and ta.city_resource[i]:
-                return _scored(state, {"winner": "allies", "level": "Soviet decisive victory",
-                                       "rule": "ETO-7.1-core", "why": f"{u.id} occupies {u.location}"})
+    """The first ``[[victory.sudden_death]]`` condition that holds now, scored (GAP-16)."""
+    for entry in state.game.scenario.raw.get("victory", {}).get("sudden_death", []):
+        why = _holds(state, entry)
+        if why:
+            side = entry.get("side")
+            return _scored(state, {"winner": side if side in SIDE_CODE else winner_of(entry["result"]),
+                                   "level": entry["result"], "rule": entry.get("rule", "ETO-7.1-core"), "why": why})
     return None
+
+
+def _holds(state: State, entry: dict[str, Any]) -> str | None:
+    """Why a sudden-death condition holds now (None if it does not)."""
+    hm = state.map
+    ctrl = control(state)
+    side = entry.get("side", "axis")
+    when = entry.get("when")
+    if when == "controls":
+        places = list(entry.get("places", []))
+        if places and all(ctrl[_hex(state, p)] == SIDE_CODE[side] for p in places):
+            return f"the {side.capitalize()} control {' and '.join(places)}"
+        return None
+    if when == "unit_in_city_resource":
+        ta = terrain_arrays(state)
+        home = np.zeros(hm.size, dtype=bool)
+        for n in entry.get("nations", []):
+            if n in state.ruleset.tables["units"]["nations"]:
+                home |= home_mask(state, n, original=True)
+        for u in state.units_by_id.values():
+            if u.side == side and values.on_map(u) and values.is_combat_unit(state, u):
+                i = hm.index(u.location)
+                if home[i] and ta.city_resource[i]:
+                    return f"{u.id} occupies {u.location}"
+        return None
+    if when == "no_air_near":
+        centre = _hex(state, entry["place"])
+        radius = int(entry.get("radius", 0))
+        classes = set(entry.get("classes", values.AIR_COUNTER_CLASSES))
+        other = values.other(side)
+        for u in state.units_by_id.values():
+            if u.side == other and values.on_map(u) and values.unit_class(state, u) in classes \
+                    and hm.distance(hm.label(centre), u.location) <= radius:
+                return None
+        return f"no {other} {'/'.join(sorted(classes))} is based within {radius} hexes of {entry['place']}"
+    return None
+
+
+def air_war_vp(state: State) -> dict[str, int]:
+    """``[victory.air_war]``: VP for air steps lost over the game (each ``steps_lost`` entry:
+    ``side``, ``classes``, ``vp`` per ``per`` steps, rounded down) and for destroyed bases of
+    ``destroyed_bases.side`` within ``radius`` of ``near`` (``vp_each``)."""
+    aw = state.game.scenario.raw.get("victory", {}).get("air_war")
+    if not aw:
+        return {}
+    out: dict[str, int] = {}
+    lost = state.markers.get("air_losses", {})
+    for e in aw.get("steps_lost", []):
+        steps = sum(int(lost.get(f"{e['side']}.{c}", 0)) for c in e.get("classes", []))
+        vp = int(e.get("vp", 1)) * (steps // max(int(e.get("per", 1)), 1))
+        if vp:
+            out[e.get("label", f"{e['side']} air steps lost")] = vp
+    db = aw.get("destroyed_bases")
+    if db:
+        hm = state.map
+        centre = hm.label(_hex(state, db["near"]))
+        n = sum(1 for h, rec in state.markers.get("destroyed", {}).items()
+                if hm.has_hex(h) and hm.distance(centre, h) <= int(db.get("radius", 0))
+                and rec.get("side", db.get("side")) == db.get("side"))
+        if n:
+            out[db.get("label", f"bases destroyed near {db['near']}")] = n * int(db.get("vp_each", 1))
+    return out
 
 
 def _scored(state: State, result: dict[str, Any]) -> dict[str, Any]:
