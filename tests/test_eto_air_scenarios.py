@@ -264,3 +264,40 @@ def test_battle_of_britain_counts_the_air_war_and_its_sudden_death():
     res = victory.sudden_death(s)
     assert res is not None and res["winner"] == "axis" and res["level"] == "Axis decisive victory"
     assert res["axis_vp"] == 3
+
+
+def air_perft_positions() -> dict[str, dict[str, int]]:
+    """Legal-order counts by kind at fixed positions of Battle of Britain (seed 0)."""
+    s = load_scenario(BOB).new_state(0)
+    out: dict[str, dict[str, int]] = {}
+
+    def record(tag: str) -> None:
+        counts: dict[str, int] = {}
+        for o in s.legal_orders():
+            counts[o["kind"]] = counts.get(o["kind"], 0) + 1
+        out[tag] = dict(sorted(counts.items()))
+
+    record("start")
+    s.apply({"kind": "choose_first", "side": "axis"})
+    record("axis air movement")
+    s.apply({"kind": "end_step"})
+    record("allies air movement")
+    s.apply({"kind": "end_step"})
+    s.apply({"kind": "begin"})
+    record("axis command step")
+    s.apply({"kind": "air_offensive", "nations": ["GE"]})
+    record("4B-B air moves")
+    bomber = next(o for o in s.legal_orders() if o["kind"] == "fly" and o["mission"] == "bomb")
+    s.apply(bomber)
+    record("after a bombing flight")
+    return out
+
+
+def test_eto_air_perft_corpus():
+    """tests/data/eto_air_perft.json: fly, intercept and air_offensive orders are counted from fixed
+    positions; a change in the air rules' legal orders shows here."""
+    import json
+    from pathlib import Path
+
+    want = json.loads((Path(__file__).parent / "data" / "eto_air_perft.json").read_text())
+    assert air_perft_positions() == want

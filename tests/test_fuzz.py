@@ -27,7 +27,16 @@ def test_toy_random_play_never_crashes_or_dead_ends(toy_game, seed):
 
 
 SHIPPED = ["ssa/valor-of-ignorance", "ssa/1941", "ssa/d-day-1944", "ssa/resistance",
-           "ssa/alternative-future-1946", "ssa/ww3-1949", "eto/barbarossa-1941"]
+           "ssa/alternative-future-1946", "ssa/ww3-1949", "eto/barbarossa-1941", "eto/battle-of-britain-1940"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_eto_air_war_random_play_never_crashes_or_dead_ends(seed):
+    """Battle of Britain (air only: flights, interceptions, air offensives, bombing) under random
+    play, 8 seeds, to its end (about half a second a game)."""
+    from workbench.engine import load_scenario
+
+    fuzz(load_scenario("eto/battle-of-britain-1940"), seed=seed, max_orders=5000)
 
 
 @pytest.mark.slow

@@ -191,6 +191,9 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
             cand = {e.location for e in state.units_by_id.values()
                     if e.side == enemy and values.on_map(e) and values.is_land_unit(state, e)
                     and d[hm.index(e.location)] <= rng}
+    elif mission == "bomb":  # 21.5: enemy airbases (cities, resource hexes, airfields) and fortifications
+        cand = set(airbases.friendly_bases(state, enemy))
+        cand |= {h for h, m in state.markers.get("forts", {}).items() if m.get("side") == enemy}
     else:
         cand = set()
     return sorted((c for c in cand if d[hm.index(c)] <= rng), key=lambda c: (int(d[hm.index(c)]), c))
