@@ -502,3 +502,21 @@ def test_eto_bot_raids_with_escorts_it_outnumbers_and_defends_when_not_outnumber
     s.apply(bot.defend(ctx(s)))
     assert s.decision.side == "axis"
     assert bot.defend(ctx(s)) == {"kind": "reinforce_box", "units": ["GE-f2", "GE-f3"]}  # outnumbered: escorts in
+
+
+def test_eto_2_2_battle_of_britain_scenario_with_strategic_warfare():
+    """The Battle of Britain 1940 scenario with ``strategic-warfare`` on: the Luftwaffe's seven
+    Kampfgeschwader may raid Britain (Bomber Command's groups are based out of reach of the Ruhr,
+    so the Allies' step passes); the bots place the raid and Fighter Command meets it."""
+    import workbench as wb
+
+    s = wb.load_scenario("eto/battle-of-britain-1940", options={"air": True, "strategic-warfare": True}).new_state(seed=3)
+    assert (s.decision.kind, s.decision.side) == ("strategic/bombing/raids/raid", "axis")
+    order = bot.place(ctx(s))
+    assert order["target"] == "UK" and len(order["bombers"]) == 7
+    s.apply(order)
+    assert s.decision.kind == sb.ADD and s.decision.side == "allies"
+    s.apply(bot.defend(ctx(s)))
+    finish_raid(s)
+    assert events(s, "air_battle")[-1]["data"]["hex"] == AXIS_BOX
+    assert all(u.location in (AXIS_BOX, FORCE_POOL) for u in s.units_by_id.values() if u.props.get("sb_target"))
