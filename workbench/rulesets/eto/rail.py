@@ -9,7 +9,8 @@ allowed), that enters enemy ZOC only at its last hex, and passes through at
 least one hex of the country whose capacity is used.  Not for units activated
 this turn or starting in enemy ZOC.  Soviet capacity drops with Minsk (-1),
 Kazan (-1) and Moscow with its eight resource hexes (-2) in Axis hands (31.6).
-Bombing is not in the land core: capacity is the authored number.
+Strategic bombing of rail capacity (2.4) takes points off a major's national pool for the
+turn it happens (:func:`add_bombing`, ``state.markers["rail_bombed"]``).
 
 A major may hold extra capacity pools (``[capacity.X]`` rows with ``nation``): the UK's
 Egyptian point (31.4), usable only by a route through Egypt and lost while the Axis holds
@@ -41,10 +42,30 @@ from workbench.rulesets.eto.movement import generals_with, occupied_by
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
 
+RAIL_BOMBED = "rail_bombed"
+
+
+def bombed(state: State, major: str) -> int:
+    """ETO-2.4: rail capacity ``major`` lost to strategic bombing this turn (0 in another turn)."""
+    rec = state.markers.get(RAIL_BOMBED, {}).get(major) or {}
+    return int(rec.get("points", 0)) if rec.get("turn") == state.turn_label else 0
+
+
+def add_bombing(state: State, major: str, points: int) -> None:
+    """ETO-2.4: "The resulting number is subtracted from bombed country's rail capacity for that
+    turn only" (raids in the same turn add up)."""
+    marks = state.markers.setdefault(RAIL_BOMBED, {})
+    marks[major] = {"turn": state.turn_label, "points": bombed(state, major) + int(points)}
+
 
 def capacity(state: State, major: str) -> int:
     """ETO-31.0, 31.4, 31.6: this month's capacity of a pool (a major, or an extra pool such as
-    ``UK_Egypt``): authored numbers, printed reductions, the Egyptian point lost with Cairo."""
+    ``UK_Egypt``): authored numbers, printed reductions, the Egyptian point lost with Cairo;
+    less the points bombed this turn (2.4, never below 0)."""
+    return max(0, _printed(state, major) - bombed(state, major))
+
+
+def _printed(state: State, major: str) -> int:
     rail = state.ruleset.tables["rail"]
     row = rail["capacity"].get(major)
     if row is None:

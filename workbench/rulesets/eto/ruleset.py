@@ -47,6 +47,7 @@ from workbench.rulesets.eto import (
     retreat,
     scenario_check,
     stacking,
+    strategic_bombing,
     supply,
     values,
     victory,
@@ -111,7 +112,8 @@ class ETORuleset(ETOFace, Ruleset):
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction_attack.ReactOrder(),
             paradrop.ParadropOrder(), repair.RepairAttemptOrder(), air_missions.FlyOrder(),
             air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
-            air_transport.AirTransportOrder(),
+            air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
+            strategic_bombing.ReinforceBoxOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -144,6 +146,11 @@ class ETORuleset(ETOFace, Ruleset):
         p["defensive-support:exit"] = air_interception.resolve_destinations  # 4A-D: GS meets GS
         p["air-return"] = air_flights.return_all  # 4A-G, 4B-D
         p["air-attacks"] = air_offensive.resolve  # 4B-C
+        # Strategic Warfare phase (Part 3): strategic bombing (2.0-2.5)
+        p[f"{strategic_bombing.BOXES_STEP}:exit"] = strategic_bombing.settle_boxes
+        p[f"{strategic_bombing.RAID_STEP}:exit"] = strategic_bombing.end_raid_step
+        p[strategic_bombing.DECLINED] = strategic_bombing.declined
+        p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
 
     def _air_step_over(self, state: State, step: Step) -> None:
         """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then
@@ -164,9 +171,13 @@ class ETORuleset(ETOFace, Ruleset):
 
     def condition(self, state: State, when: str) -> bool:
         """``paradrop:paratroops`` / ``paradrop:paradrops``: attack-sequence steps 4A-A and 4A-E
-        (ETO-19.2) apply when a drop is possible / flying (:func:`paradrop.step_applies`)."""
+        (ETO-19.2) apply when a drop is possible / flying (:func:`paradrop.step_applies`).
+        ``orders:a|b``: the step applies once every named order kind exists (Strategic Warfare
+        Steps 2-5 wait for the war at sea)."""
         if when.startswith("paradrop:"):
             return paradrop.step_applies(state, when.split(":", 1)[1])
+        if when.startswith("orders:"):
+            return all(k in self.order_kinds for k in when.split(":", 1)[1].split("|"))
         return super().condition(state, when)
 
     def turn_root(self, state: State) -> str:
