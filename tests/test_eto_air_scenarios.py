@@ -277,7 +277,11 @@ def air_perft_positions() -> dict[str, dict[str, int]]:
             counts[o["kind"]] = counts.get(o["kind"], 0) + 1
         out[tag] = dict(sorted(counts.items()))
 
-    record("start")
+    record("start: the Allied strategic bombing raid")
+    s.apply({"kind": "end_step"})
+    record("the Axis strategic bombing raid")
+    s.apply({"kind": "end_step"})
+    record("naval and air phase")
     s.apply({"kind": "choose_first", "side": "axis"})
     record("axis air movement")
     s.apply({"kind": "end_step"})
@@ -294,8 +298,8 @@ def air_perft_positions() -> dict[str, dict[str, int]]:
 
 
 def test_eto_air_perft_corpus():
-    """tests/data/eto_air_perft.json: fly, intercept and air_offensive orders are counted from fixed
-    positions; a change in the air rules' legal orders shows here."""
+    """tests/data/eto_air_perft.json: raid, fly, intercept and air_offensive orders are counted from
+    fixed positions; a change in the air rules' legal orders shows here."""
     import json
     from pathlib import Path
 

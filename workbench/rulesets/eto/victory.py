@@ -111,9 +111,10 @@ def _holds(state: State, entry: dict[str, Any]) -> str | None:
         radius = int(entry.get("radius", 0))
         classes = set(entry.get("classes", values.AIR_COUNTER_CLASSES))
         other = values.other(side)
-        for u in state.units_by_id.values():
-            if u.side == other and values.on_map(u) and values.unit_class(state, u) in classes \
-                    and hm.distance(hm.label(centre), u.location) <= radius:
+        for u in state.units_by_id.values():  # based there, or flying from there (a bombing box too)
+            base = str(u.props.get("base") or u.location)
+            if u.side == other and values.unit_class(state, u) in classes and values.on_map_label(base) \
+                    and u.location != values.FORCE_POOL and hm.distance(hm.label(centre), base) <= radius:
                 return None
         return f"no {other} {'/'.join(sorted(classes))} is based within {radius} hexes of {entry['place']}"
     return None

@@ -18,6 +18,7 @@ position info), never through the brain.
   advances (27), breakthrough movement (28.3).
 * ``construction`` -- rebuilds, force-pool placements and builds (37, 23.1, 27.5).
 * ``air`` -- ground support, interception, fighter sweeps and rebasing, air offensives (12-21).
+* ``strategic`` -- strategic bombing raids and their defence (2.0-2.5).
 
 Anything else ends the step or passes.
 """
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from workbench.bots.heuristic import Brain, Context
-from workbench.rulesets.eto.bot import air, combat, command, construction, movement
+from workbench.rulesets.eto.bot import air, combat, command, construction, movement, strategic
 from workbench.rulesets.eto.bot.plan import GRAB_HEXES, OBJECTIVE_PULL
 from workbench.rulesets.eto.bot.pricing import RESULT_VALUE
 
@@ -38,14 +39,15 @@ Planner = Callable[[Context], "dict[str, Any] | None"]
 
 #: decision kind -> planner, in the order the brain tries them when a decision offers several kinds
 PLANNERS: tuple[tuple[str, Planner], ...] = (
-    ("intercept", air.intercept),
+    ("intercept", air.intercept), ("raid", strategic.place), ("reinforce_box", strategic.defend),
     ("take_losses", combat.take_losses), ("retreat", combat.retreat),
     ("advance", combat.advance), ("bt_move", combat.bt_move),
     ("buy_offensives", command.buy),
     ("designate", combat.designate), ("resolve", combat.resolve),
+    ("air_offensive", air.air_offensive),
     ("activate_hq", command.activate_hq), ("move_hq", movement.move_hq),
-    ("activate", command.activate), ("air_offensive", air.air_offensive),
-    ("begin", command.begin), ("begin", air.begin), ("breakthrough", combat.breakthrough), ("fly", air.fly),
+    ("activate", command.activate),
+    ("begin", air.begin), ("begin", command.begin), ("breakthrough", combat.breakthrough), ("fly", air.fly),
     ("attack", combat.attack), ("build", construction.build), ("rebuild", construction.build),
     ("place_hq", construction.build), ("move", movement.move), ("rail", movement.move),
 )

@@ -28,6 +28,7 @@ from workbench.rulesets.eto import (
     values,
 )
 from workbench.rulesets.eto.values import track
+from workbench.rulesets.eto.zoc import can_attack_across
 
 #: At most this many air offensives a side flies in one monthly turn (it keeps offensives for later months).
 AIR_OFFENSIVES_PER_MONTH = 3
@@ -268,8 +269,8 @@ def wants_air_offensive(ctx: Context) -> bool:
 
 
 def begin(ctx: Context) -> dict[str, Any] | None:
-    """Begin an offensive to fly it in the air when no land offensive was begun (21.0)."""
-    if not wants_air_offensive(ctx):
+    """Begin an offensive to fly it in the air when no land attack is possible (21.0)."""
+    if land_front(ctx) or not wants_air_offensive(ctx):
         return None
     order = ctx.first_ok(ctx.legal("begin"))
     if order is not None:
@@ -278,9 +279,24 @@ def begin(ctx: Context) -> dict[str, Any] | None:
     return order
 
 
+def land_front(ctx: Context) -> bool:
+    """Whether any own combat unit stands next to an enemy land unit across a hexside it may attack
+    across (26.0, 24.1: not an all-sea hexside): a land offensive can attack."""
+    st, hm = ctx.state, ctx.state.map
+    enemy = {u.location for u in st.units_by_id.values()
+             if u.side == values.other(ctx.side) and values.on_map(u) and values.is_land_unit(st, u)}
+    return any(values.on_map(u) and values.is_combat_unit(st, u)
+               and any(hm.distance(u.location, e) == 1 and can_attack_across(st, u.location, e) for e in enemy)
+               for u in st.units_by_id.values() if u.side == ctx.side)
+
+
 def air_offensive(ctx: Context) -> dict[str, Any] | None:
-    """Step 1: make this offensive an air offensive when no land planner took it (21.1)."""
-    if not wants_air_offensive(ctx) and not ctx.policy.game_memo.get(("air_offensives", ctx.state.turn)):
+    """Step 1: an air offensive when no land attack is possible anywhere (21.1); the land
+    planners get the offensive otherwise."""
+    if (state_memo := ctx.memo).get("air_checked"):
+        return None
+    state_memo["air_checked"] = True
+    if land_front(ctx) or not wants_air_offensive(ctx):
         return None
     opts = [o for o in ctx.legal("air_offensive") if not o.get("impromptu")]
     opts = [o for o in opts if track(ctx.state, f"{o['nations'][0]}.offensives") > 0]

@@ -1,11 +1,13 @@
 """Strategic bombing planner of the ETO heuristic brain (ETO-2.0-2.5).
 
-* **Raid** (``raid``, 2.2): every eligible bomber goes in against the enemy country most of
-  them can reach (fewest defending fighters on a tie), with every eligible escort when the
+* **Raid** (``raid``, 2.2): :data:`RAID_SHARE` of the eligible bombers (the strongest; the rest
+  stay for air offensives and ground support, since units in the box fly nothing else that turn,
+  13.7) go in against the enemy country most of them can reach (fewest defending fighters on
+  a tie), with as many eligible escorts as the defender can send, plus one, when the
   raider has more fighters than the defender can send, none otherwise (escorts against a
   stronger defence only feed it).  No rail raids; all of 2.5's US +1s are used.
-* **Additions** (``reinforce_box``, 2.2): the defender sends every fighter it may when the raid
-  has no more escorts than it has fighters; the raider adds escorts while the defenders in the
+* **Additions** (``reinforce_box``, 2.2): the defender sends fighters, up to two more than the
+  raid's escorts, when the raid has no more escorts than it has fighters; the raider adds escorts while the defenders in the
   box outnumber its escorts.
 * **Units in the box** (``leave_box``, 2.3): kept for the raid (the default: end the step).
 """
@@ -17,6 +19,9 @@ from typing import Any
 from workbench.bots.heuristic import Context
 from workbench.rulesets.eto import air_units, values
 from workbench.rulesets.eto import strategic_bombing as sb
+
+#: The share of its eligible bombers a side sends on a strategic raid (the strongest first).
+RAID_SHARE = 0.5
 
 
 def _pure_bombers(ctx: Context, nation: str) -> list[Any]:
@@ -37,7 +42,8 @@ def place(ctx: Context) -> dict[str, Any] | None:
     for nation in sb.targets(st, ctx.side):
         if fixed and nation not in fixed:
             continue
-        bombers = [u.id for u in _pure_bombers(ctx, nation)]
+        pure = sorted(_pure_bombers(ctx, nation), key=lambda u: (-air_units.strength(st, u), u.id))
+        bombers = [u.id for u in pure[:max(1, -(-len(pure) * int(RAID_SHARE * 100) // 100))]] if pure else []
         if not bombers and not any(u.props.get("sb_mission") in ("eps", "rail") for u in held):
             continue
         escorts = [u.id for u in sb.eligible(st, ctx.side, nation, "fighter")]  # fighter-bombers escort
@@ -47,7 +53,7 @@ def place(ctx: Context) -> dict[str, Any] | None:
             order["bombers"] = bombers
         mine = len(escorts) + sum(1 for u in held if u.props.get("sb_mission") == "escort")
         if escorts and mine > len(defenders):
-            order["escorts"] = escorts
+            order["escorts"] = escorts[:len(defenders) + 1]
         key = (-len(bombers), len(defenders), nation)
         if best is None or key < best[0]:
             best = (key, order)
@@ -69,7 +75,8 @@ def defend(ctx: Context) -> dict[str, Any] | None:
     if ctx.side == raid["defender"]:
         if len(escorts) > len(defenders) + len(addable):
             return None  # outnumbered: keep the fighters for the rest of the turn
-        return ctx.first_ok([{"kind": "reinforce_box", "units": addable}])
+        room = len(escorts) + 2 - len(defenders)
+        return ctx.first_ok([{"kind": "reinforce_box", "units": addable[:room]}]) if room > 0 else None
     if len(defenders) > len(escorts):
         return ctx.first_ok([{"kind": "reinforce_box", "units": addable}])
     return None
