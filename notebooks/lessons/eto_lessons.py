@@ -979,4 +979,178 @@ print("infantry may exploit:", infantry["exploitation"], "(29.3: infantry cannot
 assert longest == 3 and infantry["exploitation"] is False'''),
     ])
 
-LESSONS = [SEQUENCE, MOVEMENT, SUPPLY, COMBAT, COMMAND, BREAKTHROUGH]
+
+
+# ------------------------------------------------------------------------------------------------
+AIR_RULES = ["ETO-12.1", "ETO-12.3", "ETO-13.0", "ETO-13.2", "ETO-14.1", "ETO-14.2", "ETO-14.3", "ETO-15.3",
+             "ETO-15.4", "ETO-15.7", "ETO-21.0"]
+AIR = Lesson(
+    file="eto-07-air-war.ipynb", game="ETO", subsystem="The air war: interception and air-to-air combat",
+    rules=AIR_RULES,
+    summary="bases and ranges, the 14.2 interception chain over the Channel, target numbers and the automatic results",
+    cells=[
+        *lesson_head(7, "The air war: interception chains and air-to-air combat", AIR_RULES, """
+*"Air interception can occur whenever air missions are performed ... When performing air interception,
+the player moves an air unit from its base and moves it to a space containing the enemy air or naval
+unit(s)"* (ETO-14.0). *"The player performing interception declares the interception when an enemy
+unit enters a hex within range. The enemy player must immediately cease moving his unit until the
+interception and subsequent combat are resolved"* (14.1), and interceptors can themselves be
+intercepted: *"This sort of chain reaction can continue until one or both sides have no more eligible
+air units within range"* (14.2). This lesson replays the rulebook's own example over the Channel."""),
+        ("md", """
+## The position: August 1940, over the Channel
+
+The rulebook's example (14.2): *"A German 6-12 bomber based in Frankfurt takes off ... a British
+4-3/3 fighter from Dover takes off to intercept the bomber between Calais and Antwerp. A German 4-4/3
+fighter based in Brussels intercepts the British fighter over Calais."* The counters read
+strength-range/quality: the German fighter has strength 4, range 4 and quality 3. Here the bomber flies
+an **air offensive** against Harwich's installations (21.0): the transport it attacks in the book
+needs the naval units of the war at sea."""),
+        ("code", '''
+CHANNEL = """
+format = 1
+id = "lesson/eto-air"
+title = "Over the Channel, August 1940"
+ruleset = "eto"
+map = "europe"
+first_turn = "1940-08"
+last_turn = "1940-09"
+units = [
+  { id = "GE-bomber", nation = "GE", type = "bomber", at = "Frankfurt" },
+  { id = "GE-109", nation = "GE", type = "fighter", at = "Brussels" },
+  { id = "UK-spitfire", nation = "UK", type = "fighter", at = "Dover" },
+]
+
+[sides.axis]
+nations = ["GE", "IT"]
+[sides.allies]
+nations = ["UK"]
+
+[tracks]
+"GE.eps" = 20
+"GE.offensives" = 3
+"UK.eps" = 20
+"UK.offensives" = 3
+"IT.eps" = 0
+initiative = "axis"
+
+[control]
+Germany = "axis"
+Belgium = "axis"
+Netherlands = "axis"
+Luxembourg = "axis"
+France = "axis"
+"United Kingdom" = "allies"
+
+[options]
+air = true
+"""
+path = pathlib.Path(tempfile.mkdtemp(prefix="lesson-")) / "channel.toml"
+path.write_text(CHANNEL)
+game = wb.load_scenario(path)
+state = game.new_state(seed=SEED)
+hm = state.map
+DOVER, CALAIS, BRUSSELS, FRANKFURT, HARWICH = (hm.hex_of(p) for p in ("Dover", "Calais", "Brussels", "Frankfurt", "Harwich"))
+from workbench.rulesets.eto import airbases
+pl.DataFrame([{"unit": u.id, "base": u.location, "bases in the hex": airbases.capacity(state, u.location),
+               **state.ruleset.unit_card(state, u)} for u in state.units_by_id.values()])'''),
+        ("md", """
+Every air unit stands on a **base** (13.2): *"One air unit can base on a friendly resource hex, city
+(including ports), or airfield marker. A hex containing two of these features can hold two air units"*.
+Frankfurt and Brussels are city resource hexes (two bases each); Dover is a port (one)."""),
+        ("code", '''
+reach = [h for h in hm.labels_list if hm.distance(DOVER, h) <= 3 and hm.distance(CALAIS, h) <= 6]
+show(board(state, [DOVER, BRUSSELS, HARWICH, hm.hex_of("Antwerp")], {"reach": (reach, "#9ecae1"),
+           "selected": ([FRANKFURT, BRUSSELS], "#ff7f0e"), "targets": ([HARWICH], "#d62728")},
+           title="Blue: hexes within the Spitfire's range of 3 from Dover"))'''),
+        ("md", """
+## The air offensive: the bomber takes off
+
+Germany spends an offensive on an **air offensive** (21.1) and, in step 4B-B, the bomber flies towards
+Harwich. It moves hex by hex; in every hex it enters the British player is asked whether to intercept
+(14.1) -- but only where a British fighter can reach."""),
+        ("code", '''
+step_to(state, "offensive", "axis")
+state.apply({"kind": "begin"})
+state.apply({"kind": "air_offensive", "nations": ["GE"]})
+state.apply({"kind": "fly", "units": ["GE-bomber"], "mission": "bomb", "to": HARWICH})
+print(state.decision)
+print("the bomber waits at", state.unit("GE-bomber").location,
+      "-", hm.distance(DOVER, state.unit("GE-bomber").location), "hexes from Dover")'''),
+        ("md", """
+## Try it: an interception the rules refuse
+
+*"The range of an air unit represents the number of hexes it can fly from its base when performing a
+mission"* (13.0): the Spitfire has 3. Ask it to reach the bomber by a detour over Antwerp and the kernel
+says which rule forbids it -- and nothing changes. (Try a path of your own.)"""),
+        ("code", '''
+from workbench.rulesets.eto.air_flights import path_to
+
+ANTWERP = hm.hex_of("Antwerp")
+detour = path_to(state, DOVER, ANTWERP) + path_to(state, ANTWERP, state.unit("GE-bomber").location)
+try_order(state, {"kind": "intercept", "units": ["UK-spitfire"], "path": detour})'''),
+        ("md", """
+## The chain: interception, counter-interception
+
+The Spitfire intercepts, flying by Calais. Over Calais the Germans may counter-intercept it with the
+Bf 109 from Brussels (4 hexes: exactly its range)."""),
+        ("code", '''
+target = state.unit("GE-bomber").location
+via = next(h for h in hm.labels_list if hm.distance(h, CALAIS) == 1 and hm.distance(h, target) == 1)
+state.apply({"kind": "intercept", "units": ["UK-spitfire"], "path": [CALAIS, via, target]})
+print(state.decision)
+state.apply({"kind": "intercept", "units": ["GE-109"]})
+print("over Calais:", [u.id for u in state.units_by_id.values() if u.location == CALAIS])'''),
+        ("md", """
+## Air-to-air combat (15.3)
+
+*"To attack, add the quality rating and combat strength of the attacking fighter. Subtract the quality
+rating of the target unit (0 if it is a bomber). The result is the target number ... Roll one die. If
+the die roll is higher than the target number, the attack has no effect. If the die roll and the
+target number are equal, the target unit is aborted ... If the die roll is less than the target number,
+the target unit suffers a step loss"* -- and 15.7: *"A roll of 1 always aborts and depletes ... A roll of
+6 never affects the target ... A roll of 5 never depletes"*. The fighters over Calais fight first
+(the innermost combat of the chain, 14.3), once Germany declares it sends no more fighters."""),
+        ("code", '''
+state.apply({"kind": "pass"})
+
+
+def air_rolls(state):
+    """Every air-to-air attack so far, from the event log (each event's data is JSON text)."""
+    import json
+
+    rows = state.events().filter(pl.col("kind") == "air_combat")["data"]
+    return pl.DataFrame([{k: json.loads(d).get(k) for k in ("round", "attacker", "target", "target_number", "die",
+                                                             "result")} for d in rows])
+
+
+air_rolls(state)'''),
+        ("code", '''
+# the rest of the chain: if the Spitfire was not aborted it reaches the bomber and attacks it
+while state.decision.kind == "air_intercept":
+    state.apply({"kind": "pass"})
+print("the bomber is at", state.unit("GE-bomber").location,
+      "| aborted:", bool(state.unit("GE-bomber").props.get("aborted")))
+air_rolls(state)'''),
+        ("code", '''
+bench = Workbench(state, seed=SEED)
+bench'''),
+        ("question", """
+## Question
+
+What target number does the Spitfire need against the Bf 109, and what against the bomber? Which
+single die face can never hurt the bomber, even though it is below the target number? (Read 15.3 and
+15.7.)"""),
+        ("answer", '''
+# Answer: the target numbers from the counters, and the automatic result of a 6.
+from workbench.rulesets.eto import air_combat, air_units
+spit, me109 = state.unit("UK-spitfire"), state.unit("GE-109")
+tables = state.ruleset.tables
+vs_fighter = air_combat.target_number(4, 3, 3, tables=tables)
+vs_bomber = air_combat.target_number(4, 3, 0, tables=tables)
+print("Spitfire against the Bf 109:", vs_fighter, "| against the bomber:", vs_bomber)
+print("a 6 against a target number of 7:", air_combat.outcome(6, 7, tables))
+assert (vs_fighter, vs_bomber, air_combat.outcome(6, 7, tables)) == (4, 7, "none")'''),
+    ])
+
+LESSONS = [SEQUENCE, MOVEMENT, SUPPLY, COMBAT, COMMAND, BREAKTHROUGH, AIR]

@@ -30,12 +30,16 @@ METADATA = {"question": {"tags": ["question"]}, "answer": {"tags": ["answer"]},
 #: The helpers every lesson's set-up cell ends with (one copy for both games' lessons).
 HELPERS = '''
 def step_to(state, kind, side=None, limit=100):
-    """End steps (or pass) until the decision owed is ``kind`` (for ``side``)."""
+    """End steps (or pass) until the decision owed is ``kind`` (for ``side``); a side asked who
+    goes first picks itself."""
     for _ in range(limit):
         d = state.decision
         if d is None or (d.kind == kind and side in (None, d.side)):
             return state
-        state.advance()
+        if "choose_first" in d.kinds:  # who goes first in the Naval and Air phase: the chooser
+            state.apply({"kind": "choose_first", "side": d.side})
+        else:
+            state.advance()
     raise RuntimeError(f"never reached {kind}: {state.decision}")
 
 
