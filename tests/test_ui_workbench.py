@@ -482,3 +482,178 @@ def test_fog_hides_a_hidden_stacks_count_and_replay_is_marked_as_the_past(toy_st
     assert wb.map.fig.title.text.startswith("REPLAY: after order 0 of 1")
     wb.history.back_to_live()
     assert wb.map.fig.title.text == toy_state.game.scenario.title
+
+
+# -- issue 26.7: history ------------------------------------------------------------------------
+
+US2 = {"id": "US-inf2", "nation": "US", "type": "infantry_division", "at": "0406"}
+
+
+def _attack(wb: Workbench, target: str, attackers: list[str]) -> None:
+    """Commit an attack with exactly ``attackers``, then let the defender take what it must."""
+    wb.planner.set_target(target)
+    for a, cb in wb.planner._boxes.items():
+        cb.value = a in attackers
+    assert wb.planner.commit(), wb.last_message
+    st = wb.state
+    while st.decision is not None and st.decision.side != "axis":
+        st.apply(next(o for o in st.legal_orders() if o["kind"] != "end_step"))
+    wb.changed()
+
+
+def test_compare_defaults_to_the_parent_shows_both_and_counts_only_dice_after_the_split(ssa_game):
+    """Issue 26.7: Compare picked no sensible partner, drew only B (half size, under the tabs),
+    and counted every die since the start of the game when one branch was 'main' (its fork
+    point was 0).  Now B defaults to the live branch's parent (else the newest other branch),
+    A and B are drawn side by side on one pan, and only dice rolled after the split count."""
+    from bokeh.layouts import Row
+
+    st = to_step(ssa_game([*GE, CONVOY, US, US2]).new_state(seed=1), "player/combat/land", "axis")
+    wb = Workbench(st)
+    _attack(wb, "0505", ["GE-0404"])  # a die rolled before the fork
+    before = sum(e["kind"] == "roll" for e in st.log)
+    assert before == 1
+    n_orders = len(st.orders)
+    h = wb.history
+    h.fork("a-lone")
+    h.fork("both")
+    assert h.compare_with.value == "both"  # main has no parent: the newest other branch
+    _attack(wb, "0406", ["GE-0405"])  # main
+    h.switch("a-lone")
+    assert h.compare_with.value == "main"  # its parent
+    h.switch("both")
+    _attack(wb, "0406", ["GE-0405", "GE-0506"])
+    diffs = h.compare()
+    assert h.compared["a"] == "both" and h.compared["b"] == "main"
+    assert h.compared["split_orders"] == n_orders
+    assert (h.compared["rolls_a"], h.compared["rolls_b"]) == (1, 1)  # not 2: the first die is shared
+    assert "A rolled 1" in h.compare_info.value and "B rolled 1" in h.compare_info.value
+    assert f"split after order #{n_orders}" in h.compare_info.value and diffs
+    (widget,) = h.compare_box.children  # one bokeh row: A | B
+    va, vb = h.compare_live_view, h.compare_view
+    assert isinstance(widget._model, Row) and list(widget._model.children) == [va.fig, vb.fig]
+    assert va.state is wb.state and vb.state is h.branches["main"]
+    assert va.fig.x_range is vb.fig.x_range and va.fig.y_range is vb.fig.y_range  # they pan together
+    assert va.fig.title.text.startswith("A: live 'both'") and vb.fig.title.text.startswith("B: 'main'")
+    assert va.unit_source.data != vb.unit_source.data
+
+
+def test_compare_is_cleared_when_another_scenario_is_loaded(toy_state):
+    """Issue 26.7: the old game's comparison (its maps, its text, its branch names) stayed on
+    the history tab after a new scenario was loaded."""
+    wb = Workbench(toy_state)
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    wb.history.fork("what-if")
+    assert wb.history.compare() is not None and wb.history.compare_box.children
+    assert wb.setup.load(str(toy_state.game.scenario.file), seed=3)
+    h = wb.history
+    assert h.compare_box.children == () or list(h.compare_box.children) == []
+    assert h.compare_info.value == "" and h.compared == {} and list(h.compare_with.options) == []
+    assert h.compare_view is None and list(h.branches) == ["main"]
+
+
+def test_orders_are_numbered_from_one_in_the_log_notes_replay_and_export(toy_state, tmp_path):
+    """Issue 26.7: the log numbered orders from 0 and the history from 1, so 'order #1' meant
+    two different orders.  Order #k is the k-th order everywhere."""
+    wb = Workbench(toy_state)
+    wb.click("0503")
+    wb.click(sorted(wb.orders.reach)[0])
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    assert len(toy_state.orders) == 2
+    wb.log.comment.value = "second move"
+    assert wb.log.annotate() and "Order #2 annotated" in wb.message.value
+    assert "order #2" in wb.log.notes.value
+    second_move = toy_state.events().filter(kind="move").row(1, named=True)
+    assert second_move["order"] == 1  # the kernel's index
+    row = next(r for r in wb.log.table.value.split("<tr") if f"<td>{second_move['seq']}</td>" in r)
+    assert f"<td>{second_move['seq']}</td><td>2</td>" in row
+    wb.history.show_replay(2)  # the end: back to live
+    wb.history.show_replay(1)
+    assert "after order 1 of 2" in wb.history.replay_info.value and "order #1:" in wb.history.replay_info.value
+    wb.history.back_to_live()
+    wb.history.fork("b")
+    assert "after order #2" in wb.message.value
+    from workbench.ui.export import game_moves
+
+    moves = game_moves(toy_state, wb.map.static_twin(marks=False))
+    assert moves.number == ["start", "1", "2"] and moves.note == ["", "", "second move"]
+
+
+# -- issue 26.8: sharing --------------------------------------------------------------------------
+
+def test_the_exported_page_has_the_notes_and_a_move_list_that_steps_the_map(toy_state, tmp_path):
+    """Issue 26.8: the page had the map, charts and log only.  It now lists every order with its
+    note, and a click on one shows that position: the page carries each position's counters
+    (a pool of distinct rows and each position's indices into it) and a small script."""
+    from bokeh.models import CustomJS, DataTable
+
+    from workbench.engine.record import replay
+    from workbench.ui import counters
+    from workbench.ui.export import STEP_JS, game_moves
+
+    wb = Workbench(toy_state)
+    for unit in ("0503", "0504"):
+        wb.click(unit)
+        wb.click(max(wb.orders.reach, key=lambda h: toy_state.map.distance(h, unit)))
+    toy_state.annotate("the pincer closes", ["!"])
+    page = wb.export_html(tmp_path / "game.html").read_text()
+    assert "the pincer closes" in page and "move-list" in page and "move-position" in page
+    assert "units.data = data" in page  # the step script travels with the page
+    view = wb.map.static_twin(marks=False)
+    moves = game_moves(toy_state, view)
+    assert len(moves.rows) == len(toy_state.orders) + 1 == 3
+    for k in range(3):  # each position, rebuilt as the page's script does, is the replayed game
+        st = replay(toy_state.record(), upto=k)
+        assert moves.position(k) == view.counter_data(counters.stacks(st, None))
+    assert moves.position(0)["hex"] != moves.position(2)["hex"]
+    assert sum(len(r) for r in moves.rows) > len(moves.pool["hex"])  # positions share their rows
+    from workbench.ui.export import move_list
+
+    _, table = move_list(moves, view)
+    assert isinstance(table, DataTable) and table.source.data["note"][2] == "! the pincer closes"
+    (cb,) = table.source.selected.js_property_callbacks["change:indices"]
+    assert isinstance(cb, CustomJS) and cb.code == STEP_JS and cb.args["units"] is view.unit_source
+
+
+def test_a_notebook_exported_with_nbconvert_shows_the_map_not_vbox_text(toy_state):
+    """Issue 26.8: nbconvert (no kernel, no widget state) printed 'VBox(children=...)'.  The
+    workbench's output now carries a static bokeh map of the current position beside the live
+    widget: JupyterLab shows the widget, nbconvert the map."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    wb = Workbench(toy_state)
+    wb.click("0503")
+    bundle = wb._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "VBox" not in bundle["text/plain"] and toy_state.game.scenario.title in bundle["text/plain"]
+    assert "Bokeh" in bundle["text/html"] and "counters" in bundle["text/html"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("bench", outputs=[
+        nbformat.v4.new_output("display_data", data=bundle)])])
+    out, _ = HTMLExporter().from_notebook_node(nb)
+    assert "VBox(" not in out and "wb-static" in out and '"counters"' in out
+
+
+def test_saved_and_exported_files_honour_the_umask(toy_state, tmp_path):
+    """Issue 26.8: the record and the page are written atomically, with the mode a plain
+    ``open(path, 'w')`` would give under the user's umask (mkstemp's 0600 would hide them
+    from a class server's web root)."""
+    import os
+    import stat
+
+    wb = Workbench(toy_state)
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    for umask, mode in ((0o022, 0o644), (0o002, 0o664), (0o077, 0o600)):
+        old = os.umask(umask)
+        try:
+            wb.history.share_path.value = str(tmp_path / f"shared-{umask:o}")
+            wb.history.save_btn.click()
+            wb.history.export_btn.click()
+        finally:
+            os.umask(old)
+        for suffix in (".json", ".html"):
+            path = tmp_path / f"shared-{umask:o}{suffix}"
+            assert stat.S_IMODE(path.stat().st_mode) == mode, (path, oct(path.stat().st_mode))

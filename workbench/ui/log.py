@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 import polars as pl
 
+from workbench.ui.history import order_no
+
 if TYPE_CHECKING:
     from workbench.ui.workbench import Workbench
 
@@ -47,12 +49,12 @@ def table_html(ev: pl.DataFrame, annotations: dict[int, dict], limit: int = SHOW
         if e["kind"] == "roll":
             what = f"🎲 <b>{html.escape(e['purpose'] or '')}</b>: {html.escape(dice)}"
         rows.append(
-            f"<tr class='wb-ev-{html.escape(e['kind'])}'><td>{e['seq']}</td><td>{e['order']}</td>"
+            f"<tr class='wb-ev-{html.escape(e['kind'])}'><td>{e['seq']}</td><td>{order_no(e['order'])}</td>"
             f"<td>{html.escape(e['turn'] or '')}</td><td>{html.escape(e['kind'])}</td>"
             f"<td>{html.escape(e['side'] or '')}</td><td class='wb-rule'>{html.escape(e['rule'] or '')}</td>"
             f"<td>{what}{(' <i>' + mark + '</i>') if mark else ''}</td>"
             f"<td style='color:#888;font-size:85%'>{html.escape(e['step'] or '')}</td></tr>")
-    head = ("<tr><th>#</th><th>order</th><th>turn</th><th>kind</th><th>side</th><th>rule</th>"
+    head = ("<tr><th>#</th><th>order #</th><th>turn</th><th>kind</th><th>side</th><th>rule</th>"
             "<th>what happened</th><th>step</th></tr>")
     return (f"<div style='max-height:320px;overflow:auto'><table class='wb-log-table'>{head}"
             + "".join(rows) + "</table></div>")
@@ -120,7 +122,7 @@ class LogPanel:
         items = []
         for k, a in sorted(st.annotations.items()):
             o = st.orders[k] if k < len(st.orders) else {}
-            items.append(f"<li>order #{k} <code>{html.escape(o.get('kind', ''))}</code>: "
+            items.append(f"<li>order #{order_no(k)} <code>{html.escape(o.get('kind', ''))}</code>: "
                          f"<b>{html.escape(' '.join(a.get('marks', [])))}</b> "
                          f"{html.escape(a.get('comment', ''))}</li>")
         return "<ul class='wb-annotations'>" + "".join(items) + "</ul>"
@@ -137,5 +139,5 @@ class LogPanel:
         for b in self.marks:
             b.value = False
         self.refresh()
-        self.wb.say(f"Order #{len(st.orders) - 1} annotated.", "ok")
+        self.wb.say(f"Order #{order_no(len(st.orders) - 1)} annotated.", "ok")
         return True

@@ -92,6 +92,8 @@ class Workbench:
         self.side = side
         self.width, self.height = width, height
         self.timings: dict[str, float] = {}
+        #: add a static picture of the map to the notebook output (see _repr_mimebundle_)
+        self.static_fallback = True
         self.track_history: dict[str, dict[str, Any]] = {}
         #: order kinds the map click handles (orders with a unit and a destination hex)
         self.clickable_kinds = {"move", "rail", "retreat", "sail", "fly", "advance", "deploy", "redeploy"}
@@ -169,13 +171,32 @@ class Workbench:
 
         return BokehModel(fig)
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def _repr_mimebundle_(self, **kw: Any) -> dict[str, Any]:
+        """The live widget for JupyterLab, and a static map of the current position for everything
+        that has no kernel or widget state (``nbconvert``, GitHub, a saved notebook reopened):
+        they show the map, not ``VBox(...)``."""
+        data = dict(self.widget._repr_mimebundle_(**kw) or {})
+        data["text/plain"] = self.summary()
+        if self.static_fallback:
+            data["text/html"] = self.static_html()
+        return data
 
-        display(self.widget)
+    def summary(self) -> str:
+        st = self.state
+        return (f"Wargame Workbench: {st.game.scenario.title} ({st.ruleset.name}, seed {st.seed}), "
+                f"{' / '.join(st.clock)}; {len(st.orders)} orders")
 
-    def _repr_mimebundle_(self, **kw: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kw)
+    def static_html(self) -> str:
+        """A standalone bokeh picture of the map as it is now (it needs BokehJS on the page, which
+        ``output_notebook(INLINE)`` puts there), with the title and the clock."""
+        from bokeh.embed import components
+
+        t0 = time.perf_counter()
+        script, div = components(self.map.static_twin().fig)
+        self.timings["static_html"] = time.perf_counter() - t0
+        return (f"<div class='wb-static'><p><b>{html.escape(self.summary())}</b></p>{div}{script}"
+                "<p><small>A picture of the workbench's map; run the notebook in JupyterLab for the live "
+                "workbench.</small></p></div>")
 
     # -- messages ------------------------------------------------------------------------------------
     def say(self, text: str, level: str = "info") -> None:
@@ -405,8 +426,9 @@ class Workbench:
 
     # -- sharing -----------------------------------------------------------------------------------
     def export_html(self, path: str | Path) -> Path:
-        """One standalone page with the map, the charts and the log; opens offline, no kernel."""
+        """One standalone page with the map (framed as it is now), a move list that steps it
+        through the game, the notes, the charts and the log; opens offline, no kernel."""
         from workbench.ui.export import workbench_page
 
-        return workbench_page(self.state, path, side=self.side,
+        return workbench_page(self.state, path, side=self.side, view=self.map.static_twin(marks=False),
                               charts=self.charts.build(fresh=True).figures())
