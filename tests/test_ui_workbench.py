@@ -61,13 +61,11 @@ def test_an_illegal_click_shows_the_rule_and_changes_nothing(toy_state):
 def test_other_decisions_are_offered_as_widgets_from_legal_orders(toy_state):
     wb = Workbench(toy_state)
     to_kind(wb, "fly")
-    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "fly")
-    dd, go = row.children[0], row.children[1]
-    assert [json.loads(v) for _, v in dd.options] == toy_state.legal_orders_of("fly")
-    go.click()
+    row = wb.orders.rows["fly"]
+    assert [json.loads(v) for _, v in row.dropdown.options] == toy_state.legal_orders_of("fly")
+    row.apply.click()
     assert toy_state.decision.kind == "interception"
-    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "intercept")
-    row.children[1].click()
+    wb.orders.rows["intercept"].apply.click()
     assert toy_state.decision.kind == "counter-interception"
     assert "⚡" in wb.outline.tree.value and "counter-interception" in wb.outline.tree.value
 
@@ -208,7 +206,7 @@ def test_attack_planner_shows_exact_odds_and_commits(ssa_combat):
     wb = Workbench(ssa_combat)
     wb.click("0505")  # an enemy stack while an attack is open: the planner's target
     assert wb.planner.target.value == "0505"
-    assert wb.tabs.selected_index == 0
+    assert wb.is_open("Attack planner")
     assert set(wb.planner._boxes) == {"GE-0404", "GE-0405", "GE-0506"}
     a = wb.planner.assess()
     assert (a.attack, a.defense, a.column) == (24, 7, "3-1")
@@ -657,3 +655,115 @@ def test_saved_and_exported_files_honour_the_umask(toy_state, tmp_path):
         for suffix in (".json", ".html"):
             path = tmp_path / f"shared-{umask:o}{suffix}"
             assert stat.S_IMODE(path.stat().st_mode) == mode, (path, oct(path.stat().st_mode))
+
+
+# -- issue 26.10: the orders panel --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def eto_offensive():
+    """Barbarossa, the Axis offensive's command step with one HQ activated."""
+    import workbench as wbk
+
+    st = wbk.load_scenario("eto/barbarossa-1941").new_state(1)
+    st.apply({"kind": "begin"})
+    st.apply(st.legal_orders_of("activate_hq")[0])
+    return st
+
+
+def test_the_orders_panel_groups_kinds_by_meaning_hides_what_is_not_legal_and_cuts_nothing(eto_offensive):
+    """Issue 26.10: one row per open kind, named by its code ('activate_hq'), kinds with nothing
+    legal offered anyway, drop-down labels cut at 110 px and Apply buttons squeezed.  Now the
+    kinds are grouped by meaning with readable names and rule IDs, a kind with no legal order
+    has no row (it is named in a footnote), and every button is as wide as its text."""
+    st = eto_offensive.fork()
+    wb = Workbench(st)
+    o = wb.orders
+    texts = [getattr(w, "value", "") for w in o.kind_box.children]
+    assert any("Offensives and command" in t for t in texts)
+    assert set(o.rows) == {"activate", "move_hq", "remove_hq"}
+    assert {"activate_hq", "impromptu"} <= set(o.hidden_kinds)
+    assert "Activate an HQ" in texts[-1] and "Nothing legal now" in texts[-1]
+    head = o.rows["activate"].widget.children[0].value
+    assert "Activate units" in head and "[ETO-22.0]" in head and "(3 legal)" in head
+
+    def buttons(w):
+        if isinstance(w, __import__("ipywidgets").Button):
+            yield w
+        for c in getattr(w, "children", ()):
+            yield from buttons(c)
+
+    for b in buttons(wb.widget):
+        assert b.layout.width in (None, "auto"), (b.description, b.layout.width)
+    for row in o.rows.values():
+        assert not row.dropdown.description and row.dropdown.layout.flex == "1 1 auto"
+        assert row.apply.description == "Apply"
+
+
+def test_eto_activation_offers_all_in_radius_up_front(eto_offensive):
+    """Issue 26.10: activating an HQ's units took one drop-down pick per unit.  The panel now
+    puts 'Activate all in HQ radius' ({"kind": "activate", "all": true}, ETO-23.0) first; the
+    drop-down keeps the single units."""
+    st = eto_offensive.fork()
+    wb = Workbench(st)
+    o = wb.orders
+    rows = list(o.kind_box.children)
+    first = next(i for i, w in enumerate(rows) if o.activate_all_btn in getattr(w, "children", ()))
+    assert first < rows.index(o.rows["activate"].widget)  # up front, before the single units
+    singles = [json.loads(v) for _, v in o.rows["activate"].dropdown.options]
+    assert all("unit" in x for x in singles) and len(singles) == 3
+    expected = st.fork()
+    expected.apply({"kind": "activate", "all": True})
+    o.activate_all_btn.click()
+    active = sorted(u.id for u in st.units_by_id.values() if u.props.get("activated"))
+    assert active == sorted(u.id for u in expected.units_by_id.values() if u.props.get("activated"))
+    assert st.orders[-1] == {"kind": "activate", "all": True} and "Activated" in wb.message.value
+
+
+def test_log_rows_are_one_line_each(toy_state):
+    """Issue 26.10: long event texts wrapped a log row over several lines.  Cells do not wrap;
+    a long text ends in an ellipsis and shows whole as the cell's tooltip."""
+    from workbench.ui.log import table_html
+    from workbench.ui.workbench import CSS
+
+    wb = Workbench(toy_state)
+    wb.outline.bot("turn")
+    table = table_html(toy_state.events(), toy_state.annotations)
+    assert "white-space:nowrap" in CSS.split(".wb-log-table td, .wb-log-table th")[1].split("}")[0]
+    assert "text-overflow:ellipsis" in CSS.split(".wb-log-table td.wb-what")[1].split("}")[0]
+    ev = toy_state.events().row(-1, named=True)
+    assert f"class='wb-what' title='{ev['text']}" in table.replace("&#x27;", "'")
+
+
+# -- issue 26.6: the layout ----------------------------------------------------------------------
+
+def test_the_map_is_fitted_to_the_window_and_the_planner_and_log_sit_beside_it(toy_state):
+    """Issue 26.6: at 1366x768 the 860x600 map and the panels under it did not fit on the screen
+    together.  The page reports the room it has (a CustomJS on the map's first layout and on
+    window resizes); the kernel shrinks the map to it, same centre and zoom, never beyond the
+    size asked for; the orders, the attack planner and the log are tabs of a column beside the
+    map, as tall as the map."""
+    from bokeh.models import CustomJS
+
+    from workbench.ui.workbench import MAP_CHROME_H, SIDE_TABS
+
+    wb = Workbench(toy_state)
+    (cb,) = wb.map.fig.js_property_callbacks["change:inner_width"]
+    assert isinstance(cb, CustomJS) and cb.args["probe"] is wb.viewport_probe
+    assert SIDE_TABS == ("Orders", "Attack planner", "Log") and wb.right.children == (wb.side_tabs,)
+    fig = wb.map.fig
+    cx, cy = (fig.x_range.start + fig.x_range.end) / 2, (fig.y_range.start + fig.y_range.end) / 2
+    scale = (fig.x_range.end - fig.x_range.start) / fig.frame_width
+    wb.viewport_probe.data = {"w": [1000], "h": [768]}  # what the page sends on a laptop
+    assert wb.viewport == (1000, 768)
+    assert (fig.frame_width, fig.frame_height) == (wb.width, wb.height) == (530, 538)
+    assert abs((fig.x_range.start + fig.x_range.end) / 2 - cx) < 1e-9
+    assert abs((fig.y_range.start + fig.y_range.end) / 2 - cy) < 1e-9
+    assert abs((fig.x_range.end - fig.x_range.start) / fig.frame_width - scale) < 1e-9
+    assert wb.right.layout.height == f"{538 + MAP_CHROME_H}px"
+    wb.fit_to(2400, 1400)  # a big screen: back to the size asked for, not beyond
+    assert (fig.frame_width, fig.frame_height) == (860, 600)
+    wb.fit_to(600, 400)  # a tiny window: the smallest useful map
+    assert (fig.frame_width, fig.frame_height) == (420, 300)
+    fixed = Workbench(toy_state, fit=False)
+    fixed.fit_to(1000, 768)
+    assert (fixed.map.fig.frame_width, fixed.map.fig.frame_height) == (860, 600)

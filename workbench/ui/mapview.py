@@ -149,6 +149,8 @@ class MapView:
             for rng in (self.fig.x_range, self.fig.y_range):
                 rng.on_change("start", self._range_moved)
                 rng.on_change("end", self._range_moved)
+            if ranges is not None:
+                self._load_window()  # the shared frame is set already: send its hexes now
         else:
             self.hex_source.data = dict(self._hex_all)
         palette = [TERRAIN_COLOURS.get(t, "#dddddd") for t in self.terrain_names]
