@@ -617,21 +617,26 @@ def test_the_exported_page_has_the_notes_and_a_move_list_that_steps_the_map(toy_
 
 def test_a_notebook_exported_with_nbconvert_shows_the_map_not_vbox_text(toy_state):
     """Issue 26.8: nbconvert (no kernel, no widget state) printed 'VBox(children=...)'.  The
-    workbench's output now carries a static bokeh map of the current position beside the live
-    widget: JupyterLab shows the widget, nbconvert the map."""
+    workbench now puts two outputs in the notebook: the live widget (its text form names the
+    game) and, computed after the widget went out, a static bokeh map of the current position,
+    which draws itself where no live workbench runs and hides itself in JupyterLab."""
     import nbformat
     from nbconvert import HTMLExporter
 
     wb = Workbench(toy_state)
     wb.click("0503")
-    bundle = wb._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "VBox" not in bundle["text/plain"] and toy_state.game.scenario.title in bundle["text/plain"]
-    assert "Bokeh" in bundle["text/html"] and "counters" in bundle["text/html"]
+    widget, static = list(wb.display_outputs())
+    assert "application/vnd.jupyter.widget-view+json" in widget and "text/html" not in widget
+    assert "VBox" not in widget["text/plain"] and toy_state.game.scenario.title in widget["text/plain"]
+    page = static["text/html"]
+    assert "embed_item" in page and '"counters"' in page and "jp-LabShell" in page
+    assert "</script>" not in page.split("const item = ")[1].split(";\n")[0]  # the JSON cannot end the script
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("bench", outputs=[
-        nbformat.v4.new_output("display_data", data=bundle)])])
+        nbformat.v4.new_output("display_data", data=widget), nbformat.v4.new_output("display_data", data=static)])])
     out, _ = HTMLExporter().from_notebook_node(nb)
     assert "VBox(" not in out and "wb-static" in out and '"counters"' in out
+    assert toy_state.game.scenario.title in out
+    assert "text/html" in wb._repr_mimebundle_()  # one bundle for callers that want it whole
 
 
 def test_saved_and_exported_files_honour_the_umask(toy_state, tmp_path):
@@ -749,7 +754,8 @@ def test_the_map_is_fitted_to_the_window_and_the_planner_and_log_sit_beside_it(t
     wb = Workbench(toy_state)
     (cb,) = wb.map.fig.js_property_callbacks["change:inner_width"]
     assert isinstance(cb, CustomJS) and cb.args["probe"] is wb.viewport_probe
-    assert SIDE_TABS == ("Orders", "Attack planner", "Log") and wb.right.children == (wb.side_tabs,)
+    assert SIDE_TABS == ("Orders", "Attack planner", "Log")
+    assert wb.right.children == (wb.outline.controls, wb.side_tabs)  # Advance / bots always in view
     fig = wb.map.fig
     cx, cy = (fig.x_range.start + fig.x_range.end) / 2, (fig.y_range.start + fig.y_range.end) / 2
     scale = (fig.x_range.end - fig.x_range.start) / fig.frame_width

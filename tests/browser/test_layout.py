@@ -60,6 +60,8 @@ def test_the_map_and_the_planner_or_the_log_are_on_screen_together(small_screen_
     cut = page.evaluate("""() => [...document.querySelectorAll('.wb-right button')]
         .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
     assert cut == []
+    # the static map (for nbconvert) hides itself where the live workbench runs
+    assert page.locator(".wb-static").count() == 1 and not page.locator(".wb-static").first.is_visible()
     page.screenshot(path=str(nb.shots / f"layout-{w}x{h}.png"))
 
 

@@ -296,3 +296,42 @@ def test_the_teachers_path_on_eto_barbarossa(teacher, browser, shots, tmp_path):
     nb.screenshot("teacher-eto-workbench")
     reopen_offline(browser, out, shots, "teacher-eto", expect)
     print(f"ETO teacher's path: {time.perf_counter() - t0:.1f} s")
+
+
+# -- a notebook shared as HTML ------------------------------------------------------------------------
+
+def test_a_notebook_exported_with_nbconvert_shows_the_map_offline(lab_root, browser, shots, tmp_path):
+    """Issue 26.8: ``jupyter nbconvert --execute --to html`` of the start notebook showed
+    ``VBox(...)`` where the workbench was.  The page now shows the static map of the position
+    (BokehJS comes inline from the notebook's first cell), offline."""
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    write(tmp_path / "shared.ipynb", scenario=str(lab_root / "browser-test.toml"))
+    nb = nbformat.read(tmp_path / "shared.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,  # the last cell replays a file
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    body, _ = HTMLExporter().from_notebook_node(nb)
+    out = tmp_path / "shared.html"
+    out.write_text(body, encoding="utf-8")
+    assert "VBox(" not in body
+    ctx = browser.new_context(viewport={"width": 1200, "height": 1000}, offline=True)
+    ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
+    try:
+        page = ctx.new_page()
+        page.goto(out.as_uri())
+        static = page.locator(".wb-static")
+        static.first.wait_for(timeout=60_000)
+        assert "Wargame Workbench: SSA rules test" in static.first.inner_text()
+        canvas = page.locator(".wb-static canvas").first
+        canvas.wait_for(timeout=60_000)
+        canvas.scroll_into_view_if_needed()
+        for _ in range(40):
+            if terrain_pixels(canvas.screenshot()) > 5_000:
+                break
+            page.wait_for_timeout(250)
+        assert terrain_pixels(canvas.screenshot()) > 5_000, "the static map was not drawn"
+        canvas.screenshot(path=str(shots / "nbconvert-static-map.png"))
+    finally:
+        ctx.close()

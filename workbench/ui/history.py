@@ -136,6 +136,7 @@ class HistoryPanel:
             widgets.HBox([self.share_path, self.save_btn, self.export_btn]),
             widgets.HBox([self.slider, self.live_btn]), self.replay_info,
             widgets.HBox([self.compare_with, self.compare_btn]), self.compare_info, self.compare_box])
+        self.widget.add_class("wb-history")
 
     # -- sharing ------------------------------------------------------------------------------
     def _path(self, suffix: str) -> Path:

@@ -362,8 +362,9 @@ class OrderEntry:
             rows.append(widgets.HTML(f"<div class='wb-order-group'>{html.escape(g)}</div>"))
             rows.extend(groups[g])
         if hidden:
-            rows.append(widgets.HTML("<small class='wb-hidden-kinds'>Nothing legal now for: "
-                                     + html.escape(", ".join(kind_label(k) for k in hidden)) + "</small>"))
+            rows.append(widgets.HTML("<div class='wb-hidden-kinds' style='white-space:normal;font-size:85%'>"
+                                     "Nothing legal now for: " + html.escape(", ".join(kind_label(k) for k in hidden))
+                                     + "</div>"))
         self.hidden_kinds = hidden
         self.kind_box.children = rows
         self.refresh_unit()

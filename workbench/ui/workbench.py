@@ -18,7 +18,10 @@ Layout::
 from __future__ import annotations
 
 import html
+import json
 import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +103,29 @@ report();
 """
 
 
+#: The static map's loader: draws the map where no live workbench runs (nbconvert's HTML), and
+#: hides its output where one does (JupyterLab; the cell's live workbench).
+STATIC_JS = """<script type="text/javascript">
+(function () {
+  const el = document.getElementById('DIV');
+  if (el == null) { return; }
+  const cell = el.closest('.jp-Cell, .cell');
+  if (document.querySelector('.jp-LabShell') || (cell && cell.querySelector('.wb-workbench'))) {
+    const out = el.closest('.jp-OutputArea-child, .output_area');
+    if (out) { out.style.display = 'none'; }
+    return;
+  }
+  const item = ITEM;
+  let tries = 0;
+  const draw = () => {
+    if (window.Bokeh && window.Bokeh.embed) { window.Bokeh.embed.embed_item(item, 'DIV'); }
+    else if (tries++ < 200) { setTimeout(draw, 50); }
+  };
+  draw();
+})();
+</script>"""
+
+
 def _lazy_panel(name: str) -> property:
     def get(self: Workbench) -> Any:
         panel = self._built.get(name)
@@ -178,9 +204,10 @@ class Workbench:
         # a tab's panel is built and put in its slot when the tab is first opened (or the panel is
         # first used): the browser then gets and builds the first tab only, which shortens the time
         # to a visible map
-        self._slots["side"][0].children = [widgets.HTML("<b>Phase outline</b>"), self.outline.widget,
-                                           widgets.HTML("<b>Orders</b>"), self.orders.widget]
-        self.side_tabs = widgets.Tab(children=self._slots["side"], layout=widgets.Layout(width="100%"))
+        self._slots["side"][0].children = [self.orders.widget, widgets.HTML("<b>Phase outline</b>"),
+                                           self.outline.widget]
+        self.side_tabs = widgets.Tab(children=self._slots["side"],
+                                     layout=widgets.Layout(width="100%", flex="0 0 auto"))
         self.side_tabs.titles = SIDE_TABS
         self.side_tabs.add_class("wb-side-tabs")
         self.side_tabs.observe(lambda ch: self._guard(self._tab_changed), names="selected_index")
@@ -188,7 +215,7 @@ class Workbench:
         self.tabs.titles = TABS
         self.tabs.observe(lambda ch: self._guard(self._tab_changed), names="selected_index")
         # beside the map, as tall as the map: the orders, the planner and the log stay in view with it
-        self.right = widgets.VBox([self.side_tabs], layout=widgets.Layout(
+        self.right = widgets.VBox([self.outline.controls, self.side_tabs], layout=widgets.Layout(
             min_width=f"{SIDE_W - 40}px", width=f"{SIDE_W}px", overflow="auto"))
         self.right.add_class("wb-right")
         right = self.right
@@ -227,13 +254,29 @@ class Workbench:
 
         return BokehModel(fig)
 
-    def _repr_mimebundle_(self, **kw: Any) -> dict[str, Any]:
-        """The live widget for JupyterLab, and a static map of the current position for everything
-        that has no kernel or widget state (``nbconvert``, GitHub, a saved notebook reopened):
-        they show the map, not ``VBox(...)``."""
+    def _ipython_display_(self) -> None:
+        """Two outputs: the live widget (sent at once, so the map shows as soon as it can), then a
+        static picture of the map for readers without a kernel (built after the widget went out;
+        it hides itself where the live workbench runs)."""
+        from IPython.display import display
+
+        for bundle in self.display_outputs():
+            display(bundle, raw=True)
+
+    def display_outputs(self) -> Iterator[dict[str, Any]]:
+        """The notebook outputs of the workbench (see :meth:`_ipython_display_`); lazily, so the
+        widget's output is published before the static map is computed."""
+        yield self._repr_mimebundle_(static=False)
+        if self.static_fallback:
+            yield {"text/html": self.static_html()}
+
+    def _repr_mimebundle_(self, static: bool = True, **kw: Any) -> dict[str, Any]:
+        """The live widget for JupyterLab and, with ``static``, a static map of the current
+        position for everything that has no kernel or widget state (``nbconvert``, GitHub, a
+        saved notebook): they show the map and the game's name, not ``VBox(...)``."""
         data = dict(self.widget._repr_mimebundle_(**kw) or {})
         data["text/plain"] = self.summary()
-        if self.static_fallback:
+        if static and self.static_fallback:
             data["text/html"] = self.static_html()
         return data
 
@@ -243,16 +286,18 @@ class Workbench:
                 f"{' / '.join(st.clock)}; {len(st.orders)} orders")
 
     def static_html(self) -> str:
-        """A standalone bokeh picture of the map as it is now (it needs BokehJS on the page, which
-        ``output_notebook(INLINE)`` puts there), with the title and the clock."""
-        from bokeh.embed import components
+        """A kernel-free bokeh picture of the map as it is now, with the game's name.  It needs
+        BokehJS on the page (``output_notebook(INLINE)`` puts it there).  Where the live
+        workbench is on the page (JupyterLab), it hides itself instead of drawing a second map."""
+        from bokeh.embed import json_item
 
         t0 = time.perf_counter()
-        script, div = components(self.map.static_twin().fig)
+        item = json.dumps(json_item(self.map.static_twin().fig)).replace("</", "<\\/")
         self.timings["static_html"] = time.perf_counter() - t0
-        return (f"<div class='wb-static'><p><b>{html.escape(self.summary())}</b></p>{div}{script}"
+        div = f"wb-static-{uuid.uuid4().hex}"
+        return (f"<div class='wb-static'><p><b>{html.escape(self.summary())}</b></p><div id='{div}'></div>"
                 "<p><small>A picture of the workbench's map; run the notebook in JupyterLab for the live "
-                "workbench.</small></p></div>")
+                f"workbench.</small></p></div>{STATIC_JS.replace('DIV', div).replace('ITEM', item)}")
 
     # -- messages ------------------------------------------------------------------------------------
     def say(self, text: str, level: str = "info") -> None:
