@@ -49,14 +49,19 @@ wb.scenarios()"""),
 
 `wb.load_scenario` reads a scenario file (TOML), checks every key against the ruleset and the map, and
 returns a `Game`. `game.new_state(seed=...)` gives the starting position with its dice seeded. We skip
-ahead to the first step where units move (ending the steps before it with `state.advance()`)."""),
+ahead to the first step where units move (ending the steps before it with `state.advance()`, and letting
+the first side go first where a step asks who does)."""),
     ("code", """\
 game = wb.load_scenario(SCENARIO)
 state = game.new_state(seed=SEED)
-for _ in range(20):  # end the steps before the first movement step
-    if state.decision is None or 'move' in state.decision.kinds:
+for _ in range(40):  # end the steps before the first movement step
+    d = state.decision
+    if d is None or 'move' in d.kinds:
         break
-    state.advance()
+    if 'choose_first' in d.kinds:  # a step that needs a choice to go on: who goes first
+        state.apply(state.legal_orders_of('choose_first')[0])
+    else:
+        state.advance()
 print(game.scenario.title, '|', ' / '.join(state.clock))
 print(state.decision)"""),
     ("markdown", """\
