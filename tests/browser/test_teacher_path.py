@@ -274,6 +274,7 @@ def test_the_teachers_path_on_eto_barbarossa(teacher, browser, shots, tmp_path):
     side_tab(nb, "Orders")
     page.locator(".wb-apply-attack").click()  # open the attack sequence (4A)
     nb.wait_message("done")
+    advance_until(nb, "'designate' in d.kinds")  # past any steps before 4A-C (ground-support air)
     planner_attack(nb, TARGET, "ETO-26.1", "Attack committed")
     attackers = nb.kjson("bench.state.markers['designations'][0]['attackers']")
     assert sorted(attackers) == ["GE-V", "GE-VI"]
