@@ -8,6 +8,7 @@ from benchmarks import (
     bench_fuzz,
     bench_games,
     bench_hexgrid,
+    bench_page,
     bench_ui,
 )
 
@@ -15,7 +16,8 @@ from benchmarks import (
 def main() -> None:
     bench_hexgrid.main()
     bench_eto_supply.main([])
-    bench_ui.main([])
+    bench_ui.main(["--no-browser"])  # the page figures: bench_page
+    bench_page.main(["--repeat", "2", "--load", "ssa/1941,eto/barbarossa-1941"])
     bench_batch.main([])
     bench_games.main([])
     bench_fuzz.main(["--orders", "200"])

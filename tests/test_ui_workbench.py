@@ -61,13 +61,11 @@ def test_an_illegal_click_shows_the_rule_and_changes_nothing(toy_state):
 def test_other_decisions_are_offered_as_widgets_from_legal_orders(toy_state):
     wb = Workbench(toy_state)
     to_kind(wb, "fly")
-    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "fly")
-    dd, go = row.children[0], row.children[1]
-    assert [json.loads(v) for _, v in dd.options] == toy_state.legal_orders_of("fly")
-    go.click()
+    row = wb.orders.rows["fly"]
+    assert [json.loads(v) for _, v in row.dropdown.options] == toy_state.legal_orders_of("fly")
+    row.apply.click()
     assert toy_state.decision.kind == "interception"
-    row = next(r for r in wb.orders.kind_box.children if r.children[0].description == "intercept")
-    row.children[1].click()
+    wb.orders.rows["intercept"].apply.click()
     assert toy_state.decision.kind == "counter-interception"
     assert "⚡" in wb.outline.tree.value and "counter-interception" in wb.outline.tree.value
 
@@ -208,7 +206,7 @@ def test_attack_planner_shows_exact_odds_and_commits(ssa_combat):
     wb = Workbench(ssa_combat)
     wb.click("0505")  # an enemy stack while an attack is open: the planner's target
     assert wb.planner.target.value == "0505"
-    assert wb.tabs.selected_index == 0
+    assert wb.is_open("Attack planner")
     assert set(wb.planner._boxes) == {"GE-0404", "GE-0405", "GE-0506"}
     a = wb.planner.assess()
     assert (a.attack, a.defense, a.column) == (24, 7, "3-1")
@@ -482,3 +480,305 @@ def test_fog_hides_a_hidden_stacks_count_and_replay_is_marked_as_the_past(toy_st
     assert wb.map.fig.title.text.startswith("REPLAY: after order 0 of 1")
     wb.history.back_to_live()
     assert wb.map.fig.title.text == toy_state.game.scenario.title
+
+
+# -- issue 26.7: history ------------------------------------------------------------------------
+
+US2 = {"id": "US-inf2", "nation": "US", "type": "infantry_division", "at": "0406"}
+
+
+def _attack(wb: Workbench, target: str, attackers: list[str]) -> None:
+    """Commit an attack with exactly ``attackers``, then let the defender take what it must."""
+    wb.planner.set_target(target)
+    for a, cb in wb.planner._boxes.items():
+        cb.value = a in attackers
+    assert wb.planner.commit(), wb.last_message
+    st = wb.state
+    while st.decision is not None and st.decision.side != "axis":
+        st.apply(next(o for o in st.legal_orders() if o["kind"] != "end_step"))
+    wb.changed()
+
+
+def test_compare_defaults_to_the_parent_shows_both_and_counts_only_dice_after_the_split(ssa_game):
+    """Issue 26.7: Compare picked no sensible partner, drew only B (half size, under the tabs),
+    and counted every die since the start of the game when one branch was 'main' (its fork
+    point was 0).  Now B defaults to the live branch's parent (else the newest other branch),
+    A and B are drawn side by side on one pan, and only dice rolled after the split count."""
+    from bokeh.layouts import Row
+
+    st = to_step(ssa_game([*GE, CONVOY, US, US2]).new_state(seed=1), "player/combat/land", "axis")
+    wb = Workbench(st)
+    _attack(wb, "0505", ["GE-0404"])  # a die rolled before the fork
+    before = sum(e["kind"] == "roll" for e in st.log)
+    assert before == 1
+    n_orders = len(st.orders)
+    h = wb.history
+    h.fork("a-lone")
+    h.fork("both")
+    assert h.compare_with.value == "both"  # main has no parent: the newest other branch
+    _attack(wb, "0406", ["GE-0405"])  # main
+    h.switch("a-lone")
+    assert h.compare_with.value == "main"  # its parent
+    h.switch("both")
+    _attack(wb, "0406", ["GE-0405", "GE-0506"])
+    diffs = h.compare()
+    assert h.compared["a"] == "both" and h.compared["b"] == "main"
+    assert h.compared["split_orders"] == n_orders
+    assert (h.compared["rolls_a"], h.compared["rolls_b"]) == (1, 1)  # not 2: the first die is shared
+    assert "A rolled 1" in h.compare_info.value and "B rolled 1" in h.compare_info.value
+    assert f"split after order #{n_orders}" in h.compare_info.value and diffs
+    (widget,) = h.compare_box.children  # one bokeh row: A | B
+    va, vb = h.compare_live_view, h.compare_view
+    assert isinstance(widget._model, Row) and list(widget._model.children) == [va.fig, vb.fig]
+    assert va.state is wb.state and vb.state is h.branches["main"]
+    assert va.fig.x_range is vb.fig.x_range and va.fig.y_range is vb.fig.y_range  # they pan together
+    assert va.fig.title.text.startswith("A: live 'both'") and vb.fig.title.text.startswith("B: 'main'")
+    assert va.unit_source.data != vb.unit_source.data
+
+
+def test_compare_is_cleared_when_another_scenario_is_loaded(toy_state):
+    """Issue 26.7: the old game's comparison (its maps, its text, its branch names) stayed on
+    the history tab after a new scenario was loaded."""
+    wb = Workbench(toy_state)
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    wb.history.fork("what-if")
+    assert wb.history.compare() is not None and wb.history.compare_box.children
+    assert wb.setup.load(str(toy_state.game.scenario.file), seed=3)
+    h = wb.history
+    assert h.compare_box.children == () or list(h.compare_box.children) == []
+    assert h.compare_info.value == "" and h.compared == {} and list(h.compare_with.options) == []
+    assert h.compare_view is None and list(h.branches) == ["main"]
+
+
+def test_orders_are_numbered_from_one_in_the_log_notes_replay_and_export(toy_state, tmp_path):
+    """Issue 26.7: the log numbered orders from 0 and the history from 1, so 'order #1' meant
+    two different orders.  Order #k is the k-th order everywhere."""
+    wb = Workbench(toy_state)
+    wb.click("0503")
+    wb.click(sorted(wb.orders.reach)[0])
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    assert len(toy_state.orders) == 2
+    wb.log.comment.value = "second move"
+    assert wb.log.annotate() and "Order #2 annotated" in wb.message.value
+    assert "order #2" in wb.log.notes.value
+    second_move = toy_state.events().filter(kind="move").row(1, named=True)
+    assert second_move["order"] == 1  # the kernel's index
+    row = next(r for r in wb.log.table.value.split("<tr") if f"<td>{second_move['seq']}</td>" in r)
+    assert f"<td>{second_move['seq']}</td><td>2</td>" in row
+    wb.history.show_replay(2)  # the end: back to live
+    wb.history.show_replay(1)
+    assert "after order 1 of 2" in wb.history.replay_info.value and "order #1:" in wb.history.replay_info.value
+    wb.history.back_to_live()
+    wb.history.fork("b")
+    assert "after order #2" in wb.message.value
+    from workbench.ui.export import game_moves
+
+    moves = game_moves(toy_state, wb.map.static_twin(marks=False))
+    assert moves.number == ["start", "1", "2"] and moves.note == ["", "", "second move"]
+
+
+# -- issue 26.8: sharing --------------------------------------------------------------------------
+
+def test_the_exported_page_has_the_notes_and_a_move_list_that_steps_the_map(toy_state, tmp_path):
+    """Issue 26.8: the page had the map, charts and log only.  It now lists every order with its
+    note, and a click on one shows that position: the page carries each position's counters
+    (a pool of distinct rows and each position's indices into it) and a small script."""
+    from bokeh.models import CustomJS, DataTable
+
+    from workbench.engine.record import replay
+    from workbench.ui import counters
+    from workbench.ui.export import STEP_JS, game_moves
+
+    wb = Workbench(toy_state)
+    for unit in ("0503", "0504"):
+        wb.click(unit)
+        wb.click(max(wb.orders.reach, key=lambda h: toy_state.map.distance(h, unit)))
+    toy_state.annotate("the pincer closes", ["!"])
+    page = wb.export_html(tmp_path / "game.html").read_text()
+    assert "the pincer closes" in page and "move-list" in page and "move-position" in page
+    assert "units.data = data" in page  # the step script travels with the page
+    view = wb.map.static_twin(marks=False)
+    moves = game_moves(toy_state, view)
+    assert len(moves.rows) == len(toy_state.orders) + 1 == 3
+    for k in range(3):  # each position, rebuilt as the page's script does, is the replayed game
+        st = replay(toy_state.record(), upto=k)
+        assert moves.position(k) == view.counter_data(counters.stacks(st, None))
+    assert moves.position(0)["hex"] != moves.position(2)["hex"]
+    assert sum(len(r) for r in moves.rows) > len(moves.pool["hex"])  # positions share their rows
+    from workbench.ui.export import move_list
+
+    _, table = move_list(moves, view)
+    assert isinstance(table, DataTable) and table.source.data["note"][2] == "! the pincer closes"
+    (cb,) = table.source.selected.js_property_callbacks["change:indices"]
+    assert isinstance(cb, CustomJS) and cb.code == STEP_JS and cb.args["units"] is view.unit_source
+
+
+def test_a_notebook_exported_with_nbconvert_shows_the_map_not_vbox_text(toy_state):
+    """Issue 26.8: nbconvert (no kernel, no widget state) printed 'VBox(children=...)'.  The
+    workbench now puts two outputs in the notebook: the live widget (its text form names the
+    game) and, computed after the widget went out, a static bokeh map of the current position,
+    which draws itself where no live workbench runs and hides itself in JupyterLab."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    wb = Workbench(toy_state)
+    wb.click("0503")
+    widget, static = list(wb.display_outputs())
+    assert "application/vnd.jupyter.widget-view+json" in widget and "text/html" not in widget
+    assert "VBox" not in widget["text/plain"] and toy_state.game.scenario.title in widget["text/plain"]
+    page = static["text/html"]
+    assert "embed_item" in page and '"counters"' in page and "jp-LabShell" in page
+    assert "</script>" not in page.split("const item = ")[1].split(";\n")[0]  # the JSON cannot end the script
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("bench", outputs=[
+        nbformat.v4.new_output("display_data", data=widget), nbformat.v4.new_output("display_data", data=static)])])
+    out, _ = HTMLExporter().from_notebook_node(nb)
+    assert "VBox(" not in out and "wb-static" in out and '"counters"' in out
+    assert toy_state.game.scenario.title in out
+    assert "text/html" in wb._repr_mimebundle_()  # one bundle for callers that want it whole
+
+
+def test_saved_and_exported_files_honour_the_umask(toy_state, tmp_path):
+    """Issue 26.8: the record and the page are written atomically, with the mode a plain
+    ``open(path, 'w')`` would give under the user's umask (mkstemp's 0600 would hide them
+    from a class server's web root)."""
+    import os
+    import stat
+
+    wb = Workbench(toy_state)
+    wb.click("0504")
+    wb.click(sorted(wb.orders.reach)[0])
+    for umask, mode in ((0o022, 0o644), (0o002, 0o664), (0o077, 0o600)):
+        old = os.umask(umask)
+        try:
+            wb.history.share_path.value = str(tmp_path / f"shared-{umask:o}")
+            wb.history.save_btn.click()
+            wb.history.export_btn.click()
+        finally:
+            os.umask(old)
+        for suffix in (".json", ".html"):
+            path = tmp_path / f"shared-{umask:o}{suffix}"
+            assert stat.S_IMODE(path.stat().st_mode) == mode, (path, oct(path.stat().st_mode))
+
+
+# -- issue 26.10: the orders panel --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def eto_offensive():
+    """Barbarossa, the Axis offensive's command step with one HQ activated."""
+    import workbench as wbk
+
+    st = wbk.load_scenario("eto/barbarossa-1941").new_state(1)
+    for _ in range(60):  # past any steps before the offensives (the air and naval steps' order)
+        d = st.decision
+        if "begin" in d.kinds and d.side == "axis":
+            break
+        if "choose_first" in d.kinds:
+            st.apply({"kind": "choose_first", "side": "axis"})
+        else:
+            st.advance()
+    st.apply({"kind": "begin"})
+    st.apply(st.legal_orders_of("activate_hq")[0])
+    return st
+
+
+def test_the_orders_panel_groups_kinds_by_meaning_hides_what_is_not_legal_and_cuts_nothing(eto_offensive):
+    """Issue 26.10: one row per open kind, named by its code ('activate_hq'), kinds with nothing
+    legal offered anyway, drop-down labels cut at 110 px and Apply buttons squeezed.  Now the
+    kinds are grouped by meaning with readable names and rule IDs, a kind with no legal order
+    has no row (it is named in a footnote), and every button is as wide as its text."""
+    st = eto_offensive.fork()
+    wb = Workbench(st)
+    o = wb.orders
+    texts = [getattr(w, "value", "") for w in o.kind_box.children]
+    assert any("Offensives and command" in t for t in texts)
+    assert {"activate", "move_hq", "remove_hq"} <= set(o.rows)
+    assert all(o.legal(k) for k in o.rows)  # a row only for a kind with a legal order now
+    assert {"activate_hq", "impromptu"} <= set(o.hidden_kinds) and not set(o.hidden_kinds) & set(o.rows)
+    assert "Activate an HQ" in texts[-1] and "Nothing legal now" in texts[-1]
+    head = o.rows["activate"].widget.children[0].value
+    assert "Activate units" in head and "[ETO-22.0]" in head and "(3 legal)" in head
+
+    def buttons(w):
+        if isinstance(w, __import__("ipywidgets").Button):
+            yield w
+        for c in getattr(w, "children", ()):
+            yield from buttons(c)
+
+    for b in buttons(wb.widget):
+        assert b.layout.width in (None, "auto"), (b.description, b.layout.width)
+    for row in o.rows.values():
+        assert not row.dropdown.description and row.dropdown.layout.flex == "1 1 auto"
+        assert row.apply.description == "Apply"
+
+
+def test_eto_activation_offers_all_in_radius_up_front(eto_offensive):
+    """Issue 26.10: activating an HQ's units took one drop-down pick per unit.  The panel now
+    puts 'Activate all in HQ radius' ({"kind": "activate", "all": true}, ETO-23.0) first; the
+    drop-down keeps the single units."""
+    st = eto_offensive.fork()
+    wb = Workbench(st)
+    o = wb.orders
+    rows = list(o.kind_box.children)
+    first = next(i for i, w in enumerate(rows) if o.activate_all_btn in getattr(w, "children", ()))
+    assert first < rows.index(o.rows["activate"].widget)  # up front, before the single units
+    singles = [json.loads(v) for _, v in o.rows["activate"].dropdown.options]
+    assert all("unit" in x for x in singles) and len(singles) == 3
+    expected = st.fork()
+    expected.apply({"kind": "activate", "all": True})
+    o.activate_all_btn.click()
+    active = sorted(u.id for u in st.units_by_id.values() if u.props.get("activated"))
+    assert active == sorted(u.id for u in expected.units_by_id.values() if u.props.get("activated"))
+    assert st.orders[-1] == {"kind": "activate", "all": True} and "Activated" in wb.message.value
+
+
+def test_log_rows_are_one_line_each(toy_state):
+    """Issue 26.10: long event texts wrapped a log row over several lines.  Cells do not wrap;
+    a long text ends in an ellipsis and shows whole as the cell's tooltip."""
+    from workbench.ui.log import table_html
+    from workbench.ui.workbench import CSS
+
+    wb = Workbench(toy_state)
+    wb.outline.bot("turn")
+    table = table_html(toy_state.events(), toy_state.annotations)
+    assert "white-space:nowrap" in CSS.split(".wb-log-table td, .wb-log-table th")[1].split("}")[0]
+    assert "text-overflow:ellipsis" in CSS.split(".wb-log-table td.wb-what")[1].split("}")[0]
+    ev = toy_state.events().row(-1, named=True)
+    assert f"class='wb-what' title='{ev['text']}" in table.replace("&#x27;", "'")
+
+
+# -- issue 26.6: the layout ----------------------------------------------------------------------
+
+def test_the_map_is_fitted_to_the_window_and_the_planner_and_log_sit_beside_it(toy_state):
+    """Issue 26.6: at 1366x768 the 860x600 map and the panels under it did not fit on the screen
+    together.  The page reports the room it has (a CustomJS on the map's first layout and on
+    window resizes); the kernel shrinks the map to it, same centre and zoom, never beyond the
+    size asked for; the orders, the attack planner and the log are tabs of a column beside the
+    map, as tall as the map."""
+    from bokeh.models import CustomJS
+
+    from workbench.ui.workbench import MAP_CHROME_H, SIDE_TABS
+
+    wb = Workbench(toy_state)
+    (cb,) = wb.map.fig.js_property_callbacks["change:inner_width"]
+    assert isinstance(cb, CustomJS) and cb.args["probe"] is wb.viewport_probe
+    assert SIDE_TABS == ("Orders", "Attack planner", "Log")
+    assert wb.right.children == (wb.outline.controls, wb.side_tabs)  # Advance / bots always in view
+    fig = wb.map.fig
+    cx, cy = (fig.x_range.start + fig.x_range.end) / 2, (fig.y_range.start + fig.y_range.end) / 2
+    scale = (fig.x_range.end - fig.x_range.start) / fig.frame_width
+    wb.viewport_probe.data = {"w": [1000], "h": [768]}  # what the page sends on a laptop
+    assert wb.viewport == (1000, 768)
+    assert (fig.frame_width, fig.frame_height) == (wb.width, wb.height) == (530, 538)
+    assert abs((fig.x_range.start + fig.x_range.end) / 2 - cx) < 1e-9
+    assert abs((fig.y_range.start + fig.y_range.end) / 2 - cy) < 1e-9
+    assert abs((fig.x_range.end - fig.x_range.start) / fig.frame_width - scale) < 1e-9
+    assert wb.right.layout.height == f"{538 + MAP_CHROME_H}px"
+    wb.fit_to(2400, 1400)  # a big screen: back to the size asked for, not beyond
+    assert (fig.frame_width, fig.frame_height) == (860, 600)
+    wb.fit_to(600, 400)  # a tiny window: the smallest useful map
+    assert (fig.frame_width, fig.frame_height) == (420, 300)
+    fixed = Workbench(toy_state, fit=False)
+    fixed.fit_to(1000, 768)
+    assert (fixed.map.fig.frame_width, fixed.map.fig.frame_height) == (860, 600)

@@ -102,13 +102,20 @@ def fan(turns: pl.DataFrame, metric: str, side: str | None = None, by: str = "co
 def fan_chart(turns: pl.DataFrame, metric: str, side: str | None = None, by: str = "config",
               title: str | None = None):  # noqa: ANN201 - bokeh figure
     """A bokeh fan chart (p10-p90 band, p50 line) per configuration."""
-    from bokeh.models import ColumnDataSource, HoverTool
+    from bokeh.models import BasicTicker, ColumnDataSource, HoverTool
     from bokeh.palettes import Category10_10
     from bokeh.plotting import figure
 
     fr = fan(turns, metric, side, by)
     fig = figure(height=280, width=560, title=title or f"{metric}{' ' + side if side else ''}: p10-p90, p50",
                  x_axis_label="turn", toolbar_location=None)
+    # turns are whole: ticks on whole turns only, labelled with the game's turn (not 0.2, 0.4 ...);
+    # counted series (objectives, steps) get whole-number ticks too
+    fig.xaxis.ticker = BasicTicker(min_interval=1)
+    fig.xaxis.major_label_overrides = {int(t): str(lab) for t, lab in fr.select("t", "turn").unique().iter_rows()}
+    values = fr.select("p10", "p50", "p90").to_numpy()
+    if values.size and (values == values.round()).all():
+        fig.yaxis.ticker = BasicTicker(min_interval=1)
     for k, (key, g) in enumerate(fr.group_by(by, maintain_order=True)):
         name = key[0] if isinstance(key, tuple) else key
         src = ColumnDataSource({c: g[c].to_list() for c in ("t", "turn", "p10", "p50", "p90")})

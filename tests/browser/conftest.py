@@ -91,6 +91,7 @@ def lab_notebook(lab, browser, shots):
     t0 = time.perf_counter()
     nb = open_notebook(page, lab, "00-start-here.ipynb", done_text=DONE_MARK)
     page.locator(".wb-map canvas").first.wait_for(timeout=60_000)
+    nb.wait_fitted()  # the map sized to the window: clicks land where the page draws
     nb.shots = shots
     nb.timings = {"open_and_run_all": time.perf_counter() - t0}
     try:

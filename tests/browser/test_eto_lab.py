@@ -42,6 +42,7 @@ def eto_notebook(lab, lab_root, browser, shots):
     t0 = time.perf_counter()
     nb = open_notebook(ctx.new_page(), lab, "eto-barbarossa.ipynb", done_text=DONE_MARK)
     nb.page.locator(".wb-map canvas").first.wait_for(timeout=60_000)
+    nb.wait_fitted()
     nb.shots = shots
     nb.timings = {"open_and_run_all": time.perf_counter() - t0}
     try:

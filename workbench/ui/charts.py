@@ -172,6 +172,7 @@ class ChartsPanel:
         self.dirty = True
         self.charts: Charts | None = None
         self.box = widgets.VBox()
+        self.box.add_class("wb-charts")
         self.widget = widgets.VBox([widgets.HTML(
             "<i>Economy, losses, objectives, victory points and morale, from the event log and the tracks.</i>"),
             self.box])

@@ -7,10 +7,16 @@
 * **Replay** is a slider over the game record: position *k* is
   ``wb.replay(record, upto=k)`` (built incrementally, so scrubbing forward is
   cheap) and the map redraws as it was after order *k*.  "Back to live" returns.
-* **Compare** draws a second branch beside the live one and lists what
-  differs: units, tracks, and the dice each branch rolled since they split.
-  Both branches share the seed and the dice state at the fork, so the same
-  rolls in the same order give the same dice.
+* **Compare** draws two branches side by side (A, the live one, and B, by
+  default its parent or else the newest other branch), their maps panning
+  together, and lists what differs: units, tracks, and the dice each branch
+  rolled since they split.  The split is where their event logs part, so
+  dice rolled before the fork count for neither.  Both branches share the
+  seed and the dice state at the fork, so the same rolls in the same order
+  give the same dice.
+
+Orders are numbered from 1 everywhere (log, notes, replay, compare, the exported
+page): order #k is ``state.orders[k - 1]``; see :func:`order_no`.
 """
 
 from __future__ import annotations
@@ -27,6 +33,12 @@ from workbench.engine.state import State
 
 if TYPE_CHECKING:
     from workbench.ui.workbench import Workbench
+
+
+def order_no(index: int | None) -> str:
+    """The number people see for the order at ``index`` of ``state.orders`` (from 1); events
+    logged before any order (index -1 or None) belong to the set-up."""
+    return "set-up" if index is None or index < 0 else str(index + 1)
 
 
 def replay_state(state: State, upto: int) -> State:
@@ -60,11 +72,27 @@ def rolls_since(state: State, first_seq: int) -> list[str]:
             if e["kind"] == "roll"]
 
 
+def split_point(a: State, b: State) -> tuple[int, int]:
+    """(events, orders) the two branches share: where their logs and order lists part.  Dice
+    rolled before that belong to both and are not 'since the split'."""
+    def common(x: list, y: list) -> int:
+        n = min(len(x), len(y))
+        i = 0
+        while i < n and x[i] == y[i]:
+            i += 1
+        return i
+
+    return common(a.log, b.log), common(a.orders, b.orders)
+
+
 class HistoryPanel:
     def __init__(self, wb: Workbench) -> None:
         self.wb = wb
         self.branches: dict[str, State] = {"main": wb.state}
         self.fork_points: dict[str, int] = {"main": 0}
+        #: the branch each one was forked from (Compare's default partner)
+        self.parents: dict[str, str | None] = {"main": None}
+        self._compare_for: tuple | None = None
         self.live = "main"
         self._replay_cache: tuple[int, State] | None = None
         self.replaying = False
@@ -88,8 +116,12 @@ class HistoryPanel:
         self.compare_btn = widgets.Button(description="Side by side", layout=lay)
         self.compare_btn.on_click(lambda _=None: self.compare())
         self.compare_box = widgets.HBox()
+        self.compare_box.add_class("wb-compare-maps")
         self.compare_info = widgets.HTML()
-        self.compare_view = None
+        self.compare_info.add_class("wb-compare-info")
+        self.compare_view = None  # B's map
+        self.compare_live_view = None  # A's map
+        self.compared: dict[str, object] = {}  # what the last comparison counted
         self.info = widgets.HTML()
         self.share_path = widgets.Text(placeholder="out/my-game", description="file",
                                        style={"description_width": "30px"}, layout=widgets.Layout(width="260px"))
@@ -104,6 +136,7 @@ class HistoryPanel:
             widgets.HBox([self.share_path, self.save_btn, self.export_btn]),
             widgets.HBox([self.slider, self.live_btn]), self.replay_info,
             widgets.HBox([self.compare_with, self.compare_btn]), self.compare_info, self.compare_box])
+        self.widget.add_class("wb-history")
 
     # -- sharing ------------------------------------------------------------------------------
     def _path(self, suffix: str) -> Path:
@@ -148,9 +181,11 @@ class HistoryPanel:
         st = self.wb.state
         self.branches[name] = st.fork()
         self.fork_points[name] = len(st.log)
+        self.parents[name] = self.live
         self.fork_name.value = ""
         self.refresh()
-        self.wb.say(f"Forked '{name}' at order #{len(st.orders)} ({' / '.join(st.clock)}); "
+        where = f"after order #{len(st.orders)}" if st.orders else "at the start"
+        self.wb.say(f"Forked '{name}' {where} ({' / '.join(st.clock)}); "
                     f"'{self.live}' stays live. Pick '{name}' under 'live' to play it.", "ok")
         return name
 
@@ -172,17 +207,20 @@ class HistoryPanel:
         name = f"set-up {sum(1 for n in self.branches if n.startswith('set-up')) + 1}"
         self.branches[name] = state
         self.fork_points[name] = 0
+        self.parents[name] = self.live
         self.live = name
         self.replaying = False
         self._replay_cache = None
         return name
 
     def adopt(self, state: State, name: str = "main") -> None:
-        """A new game (from the set-up panel): forget the old branches."""
+        """A new game (from the set-up panel): forget the old branches and any comparison."""
         self.branches = {name: state}
         self.fork_points = {name: 0}
+        self.parents = {name: None}
         self.live = name
         self._replay_cache = None
+        self.clear_compare()
 
     # -- replay -------------------------------------------------------------------------------
     def replay_at(self, k: int) -> State:
@@ -210,7 +248,7 @@ class HistoryPanel:
         note = st.annotations.get(k - 1)
         self.replay_info.value = (
             f"<b>Replay</b>: after order {k} of {len(st.orders)} — {html.escape(' / '.join(s.clock))}"
-            + (f"; order: <code>{html.escape(str(o))}</code>" if o else " (the start)")
+            + (f"; order #{order_no(k - 1)}: <code>{html.escape(str(o))}</code>" if o else " (the start)")
             + (f"; note: {html.escape(' '.join(note.get('marks', [])))} {html.escape(note.get('comment', ''))}"
                if note else "")
             + ". The live game is unchanged; clicks are off until 'Back to live'.")
@@ -227,32 +265,69 @@ class HistoryPanel:
         self.wb.changed()
 
     # -- compare --------------------------------------------------------------------------------
+    def default_compare(self) -> str | None:
+        """B's default: the live branch's parent, else the newest other branch."""
+        others = [n for n in self.branches if n != self.live]
+        parent = self.parents.get(self.live)
+        if parent in others:
+            return parent
+        return others[-1] if others else None
+
+    def clear_compare(self) -> None:
+        """Forget the comparison (a new scenario: the old branches are gone)."""
+        self.compare_view = self.compare_live_view = None
+        self.compare_box.children = []
+        self.compare_info.value = ""
+        self._compare_for = None
+        self.compare_with.options = []
+        self.compared = {}
+
     def compare(self, other: str | None = None) -> list[str]:
-        other = other or self.compare_with.value
-        if not other or other not in self.branches:
+        """Draw the live branch (A) and ``other`` (B) side by side and list what differs."""
+        other = other or self.compare_with.value or self.default_compare()
+        if not other or other not in self.branches or other == self.live:
             self.wb.say("Fork a branch first, then compare it with the live one.", "warn")
             return []
         a, b = self.wb.state, self.branches[other]
+        from bokeh.layouts import row
+
         from workbench.ui.mapview import MapView
 
-        if self.compare_view is None or self.compare_view.state.map is not b.map:
-            self.compare_view = MapView(b, width=self.wb.width // 2, height=self.wb.height // 2,
-                                        side=self.wb.side, title=f"B: {other}")
-            self.compare_box.children = [self.wb._bokeh(self.compare_view.fig)]
+        title_a = f"A: live '{self.live}' ({len(a.orders)} orders)"
+        title_b = f"B: '{other}' ({len(b.orders)} orders)"
+        views = (self.compare_live_view, self.compare_view)
+        if views[0] is None or views[1] is None or views[1].state.map is not b.map or views[0].state.map is not a.map:
+            w, h = max(self.wb.width // 2 - 8, 200), max(int(self.wb.height * 0.6), 200)
+            va = MapView(a, width=w, height=h, side=self.wb.side, title=title_a,
+                         tools="pan,wheel_zoom,reset")
+            live = self.wb.map.fig
+            va.fig.x_range.start, va.fig.x_range.end = live.x_range.start, live.x_range.end
+            va.fig.y_range.start, va.fig.y_range.end = live.y_range.start, live.y_range.end
+            vb = MapView(b, width=w, height=h, side=self.wb.side, title=title_b, tools="pan,wheel_zoom,reset",
+                         ranges=(va.fig.x_range, va.fig.y_range))  # one view: pan A, B follows
+            self.compare_live_view, self.compare_view = va, vb
+            self.compare_box.children = [self.wb._bokeh(row(va.fig, vb.fig))]
         else:
-            self.compare_view.fig.title.text = f"B: {other}"
-            self.compare_view.refresh(b, self.wb.side)
+            va, vb = views
+            va.fig.title.text, vb.fig.title.text = title_a, title_b
+        va.refresh(a, self.wb.side)
+        vb.refresh(b, self.wb.side)
         diffs = diff_states(a, b)
-        start = min(self.fork_points.get(other, 0), self.fork_points.get(self.live, 0))
-        ra, rb = rolls_since(a, start), rolls_since(b, start)
+        split, orders = split_point(a, b)
+        ra, rb = rolls_since(a, split), rolls_since(b, split)
         same = sum(1 for x, y in zip(ra, rb, strict=False) if x.split(" ")[0] == y.split(" ")[0])
+        where = f"after order #{orders}" if orders else "at the start"
         self.compare_info.value = (
             f"<b>A</b> = live '{html.escape(self.live)}' ({len(a.orders)} orders) · <b>B</b> = "
-            f"'{html.escape(other)}' ({len(b.orders)} orders). {len(diffs)} difference(s):"
+            f"'{html.escape(other)}' ({len(b.orders)} orders); they split {where}. "
+            f"{len(diffs)} difference(s):"
             "<ul>" + "".join(f"<li>{html.escape(d)}</li>" for d in diffs[:40]) + "</ul>"
-            f"Dice since the split — A: {html.escape(', '.join(ra[:8]) or 'none')}; "
-            f"B: {html.escape(', '.join(rb[:8]) or 'none')} ({same} of {min(len(ra), len(rb))} "
-            "paired rolls equal: same seed, same dice stream).")
+            f"Dice since the split — A rolled {len(ra)}: {html.escape(', '.join(ra[:8]) or 'none')}"
+            f"{' ...' if len(ra) > 8 else ''}; B rolled {len(rb)}: "
+            f"{html.escape(', '.join(rb[:8]) or 'none')}{' ...' if len(rb) > 8 else ''} "
+            f"({same} of {min(len(ra), len(rb))} paired rolls equal: same seed, same dice stream).")
+        self.compared = {"a": self.live, "b": other, "split_events": split, "split_orders": orders,
+                         "rolls_a": len(ra), "rolls_b": len(rb)}
         return diffs
 
     def refresh(self) -> None:
@@ -265,8 +340,10 @@ class HistoryPanel:
             self.branch.value = self.live
             self.branch.observe(lambda ch: self.wb._guard(self.switch, ch["new"]), names="value")
         others = [n for n in names if n != self.live]
-        if list(self.compare_with.options) != others:
+        if self._compare_for != (self.live, tuple(others)):  # new branches or another live one
+            self._compare_for = (self.live, tuple(others))
             self.compare_with.options = others
+            self.compare_with.value = self.default_compare()
         if not self.replaying:
             self.slider.unobserve_all("value")
             self.slider.max = len(st.orders)

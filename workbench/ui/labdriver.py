@@ -163,6 +163,39 @@ class LabNotebook:
             raise AssertionError(f"waited for {text!r}; the message line says {self.message()!r}") from exc
         return self.message()
 
+    def wait_fitted(self, height: int | None = None, timeout: float = 30.0) -> dict:
+        """Wait until the page has told the kernel its size (``bench.viewport``; ``height``: this
+        window height) and the map canvas has the frame the kernel then chose, so clicks
+        computed from the kernel's geometry land where the page draws."""
+        t0 = time.perf_counter()
+        got: dict = {}
+        while time.perf_counter() - t0 < timeout:
+            got = self.kjson("dict(viewport=bench.viewport, frame=[bench.map.fig.frame_width, "
+                             "bench.map.fig.frame_height], border=bench.map.fig.min_border)")
+            if got["viewport"] and (height is None or got["viewport"][1] == height):
+                box = self.page.locator(".wb-map canvas").first.bounding_box()
+                if box and abs(box["width"] - got["frame"][0] - 2 * got["border"]) <= 2:
+                    self.page.wait_for_timeout(300)
+                    return got
+            self.page.wait_for_timeout(250)
+        raise AssertionError(f"the map was not fitted to the window: {got}")
+
+    def scroll_to_top(self, selector: str, margin: float = 8) -> dict:
+        """Scroll the notebook so the first ``selector`` element starts ``margin`` px under the
+        notebook's top edge; return its box.  (JupyterLab's windowed notebook measures cells
+        lazily, so one scroll can land short: repeat until it holds still.)"""
+        box = None
+        for _ in range(6):
+            box = self.page.locator(selector).first.bounding_box()
+            top = self.page.evaluate("() => document.querySelector('.jp-WindowedPanel-outer')"
+                                     ".getBoundingClientRect().top")
+            delta = box["y"] - top - margin
+            if abs(delta) < 2:
+                break
+            self.page.evaluate("(d) => { document.querySelector('.jp-WindowedPanel-outer').scrollTop += d; }", delta)
+            self.page.wait_for_timeout(400)
+        return self.page.locator(selector).first.bounding_box() or box
+
     def screenshot(self, name: str) -> Path:
         path = self.shots / f"{name}.png"
         self.page.locator(".wb-workbench").first.screenshot(path=str(path))

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 import polars as pl
 
+from workbench.ui.history import order_no
+
 if TYPE_CHECKING:
     from workbench.ui.workbench import Workbench
 
@@ -40,19 +42,24 @@ def table_html(ev: pl.DataFrame, annotations: dict[int, dict], limit: int = SHOW
     for e in ev.tail(limit).reverse().iter_rows(named=True):
         dice = "" if e["dice"] is None else "+".join(map(str, e["dice"])) + f" = {e['total']}"
         note = annotations.get(e["order"]) if e["order"] is not None else None
-        mark = ""
+        raw_mark = ""
         if note and e["kind"] not in ("roll",):
-            mark = html.escape(" ".join(note.get("marks", [])) + (" " + note["comment"] if note.get("comment") else ""))
+            raw_mark = " ".join(note.get("marks", [])) + (" " + note["comment"] if note.get("comment") else "")
+        mark = html.escape(raw_mark)
         what = html.escape(e["text"] or "")
         if e["kind"] == "roll":
             what = f"🎲 <b>{html.escape(e['purpose'] or '')}</b>: {html.escape(dice)}"
+        full = (e["text"] or "") if e["kind"] != "roll" else f"{e['purpose'] or ''}: {dice}"
+        # one line per event (issue 26.10): long texts are cut with an ellipsis, the whole text
+        # is the cell's tooltip
         rows.append(
-            f"<tr class='wb-ev-{html.escape(e['kind'])}'><td>{e['seq']}</td><td>{e['order']}</td>"
+            f"<tr class='wb-ev-{html.escape(e['kind'])}'><td>{e['seq']}</td><td>{order_no(e['order'])}</td>"
             f"<td>{html.escape(e['turn'] or '')}</td><td>{html.escape(e['kind'])}</td>"
             f"<td>{html.escape(e['side'] or '')}</td><td class='wb-rule'>{html.escape(e['rule'] or '')}</td>"
-            f"<td>{what}{(' <i>' + mark + '</i>') if mark else ''}</td>"
-            f"<td style='color:#888;font-size:85%'>{html.escape(e['step'] or '')}</td></tr>")
-    head = ("<tr><th>#</th><th>order</th><th>turn</th><th>kind</th><th>side</th><th>rule</th>"
+            f"<td class='wb-what' title='{html.escape(full + (' — ' + raw_mark if raw_mark else ''))}'>"
+            f"{what}{(' <i>' + mark + '</i>') if mark else ''}</td>"
+            f"<td class='wb-step' title='{html.escape(e['step'] or '')}'>{html.escape(e['step'] or '')}</td></tr>")
+    head = ("<tr><th>#</th><th>order #</th><th>turn</th><th>kind</th><th>side</th><th>rule</th>"
             "<th>what happened</th><th>step</th></tr>")
     return (f"<div style='max-height:320px;overflow:auto'><table class='wb-log-table'>{head}"
             + "".join(rows) + "</table></div>")
@@ -78,16 +85,19 @@ class LogPanel:
             w.observe(lambda _ch: self.refresh(), names="value")
         # annotation box
         self.comment = widgets.Textarea(placeholder="comment on the current (last) order",
-                                        layout=widgets.Layout(width="60%", height="48px"))
+                                        layout=widgets.Layout(width="95%", height="48px"))
         self.marks = [widgets.ToggleButton(description=m, layout=widgets.Layout(width="auto")) for m in MARKS]
         self.annotate_btn = widgets.Button(description="Annotate", button_style="primary")
         self.annotate_btn.on_click(lambda _=None: self.annotate())
         self.notes = widgets.HTML()
+        note_box = widgets.VBox([self.comment, widgets.HBox([*self.marks, self.annotate_btn],
+                                                            layout=widgets.Layout(flex_flow="row wrap"))])
+        note_box.add_class("wb-log-note")
         self.widget = widgets.VBox([
             widgets.HBox([self.kind, self.side, self.text, self.rolls, self.this_turn]),
             self.count, self.table,
             widgets.HTML("<b>Game record annotation</b>"),
-            widgets.HBox([self.comment, widgets.VBox([widgets.HBox(self.marks), self.annotate_btn])]),
+            note_box,
             self.notes])
 
     def filtered(self) -> pl.DataFrame:
@@ -120,7 +130,7 @@ class LogPanel:
         items = []
         for k, a in sorted(st.annotations.items()):
             o = st.orders[k] if k < len(st.orders) else {}
-            items.append(f"<li>order #{k} <code>{html.escape(o.get('kind', ''))}</code>: "
+            items.append(f"<li>order #{order_no(k)} <code>{html.escape(o.get('kind', ''))}</code>: "
                          f"<b>{html.escape(' '.join(a.get('marks', [])))}</b> "
                          f"{html.escape(a.get('comment', ''))}</li>")
         return "<ul class='wb-annotations'>" + "".join(items) + "</ul>"
@@ -137,5 +147,5 @@ class LogPanel:
         for b in self.marks:
             b.value = False
         self.refresh()
-        self.wb.say(f"Order #{len(st.orders) - 1} annotated.", "ok")
+        self.wb.say(f"Order #{order_no(len(st.orders) - 1)} annotated.", "ok")
         return True

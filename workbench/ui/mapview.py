@@ -93,7 +93,8 @@ class MapView:
 
     def __init__(self, state: State, *, width: int = 860, height: int = 600,
                  side: str | None = None, title: str | None = None, focus: Iterable[str] | None = None,
-                 tools: str = "pan,wheel_zoom,reset,save", interactive: bool = True) -> None:
+                 tools: str = "pan,wheel_zoom,reset,save", interactive: bool = True,
+                 ranges: tuple[Range1d, Range1d] | None = None) -> None:
         self.state = state
         self.side = side
         self.hm = hm = state.map
@@ -137,15 +138,19 @@ class MapView:
         self.fig = figure(frame_width=width, frame_height=height, tools=tools,
                           active_scroll="wheel_zoom", toolbar_location="above",
                           title=title if title is not None else state.game.scenario.title,
-                          x_range=Range1d(0, 1), y_range=Range1d(0, 1), min_border=4)
+                          x_range=ranges[0] if ranges else Range1d(0, 1),
+                          y_range=ranges[1] if ranges else Range1d(0, 1), min_border=4)
         self.fig.axis.visible = False
         self.fig.grid.visible = False
         self.fig.background_fill_color = "#dfe8ee"
-        self.set_focus(focus)
+        if ranges is None:  # shared ranges (a side-by-side twin) keep the other view's frame
+            self.set_focus(focus)
         if self.cull:
             for rng in (self.fig.x_range, self.fig.y_range):
                 rng.on_change("start", self._range_moved)
                 rng.on_change("end", self._range_moved)
+            if ranges is not None:
+                self._load_window()  # the shared frame is set already: send its hexes now
         else:
             self.hex_source.data = dict(self._hex_all)
         palette = [TERRAIN_COLOURS.get(t, "#dddddd") for t in self.terrain_names]
@@ -441,6 +446,26 @@ class MapView:
             data["fill"].append("#1f6fb4" if (port[k] and fill == "#ffffff") else fill)
         return data
 
+    def static_twin(self, *, marks: bool = True, keep_view: bool = True) -> MapView:
+        """A fresh, kernel-free copy of this view as it looks now (counters and, with ``marks``,
+        overlays and lit hexes; with ``keep_view``, the same frame): what a standalone page or a
+        notebook exported without its kernel shows.  The live figure belongs to the notebook's
+        document and calls Python on a tap, so it is never embedded itself."""
+        twin = MapView(self.state, side=self.side, width=self.width, height=self.height,
+                       title=self.fig.title.text, interactive=False)
+        if marks:
+            twin.selected_unit = self.selected_unit
+            for name, src in self.overlay_sources.items():
+                twin.overlay_sources[name].data = dict(src.data)
+            twin._marks = dict(self._marks)
+            twin._box_marks = dict(self._box_marks)
+            twin._push_marks()
+            twin.set_counters(self.counters)
+        if keep_view:
+            for mine, theirs in ((self.fig.x_range, twin.fig.x_range), (self.fig.y_range, twin.fig.y_range)):
+                theirs.start, theirs.end = mine.start, mine.end
+        return twin
+
     def mark_past(self, banner: str | None) -> None:
         """Mark the map plainly as a past position (a replay), or as live again (issue 26.7):
         the title says so and the frame turns grey-violet."""
@@ -570,6 +595,13 @@ class MapView:
     def set_counters(self, stacks: list[counters_mod.Counter]) -> None:
         """Replace the counter layer (one source; sent only if something changed)."""
         self.counters = stacks
+        u = self.counter_data(stacks)
+        if u != self.unit_source.data:
+            self.unit_source.data = u
+
+    def counter_data(self, stacks: list[counters_mod.Counter]) -> dict[str, list]:
+        """The counter source's columns for ``stacks`` (also what an exported page's move list
+        swaps in to show an earlier position)."""
         n_side: dict[str, int] = {}
         for c in stacks:
             n_side[c.hex] = n_side.get(c.hex, 0) + 1
@@ -634,8 +666,7 @@ class MapView:
             u["oa2"].append(1.0 if c.oos else 0.0)
             u["rx"].append(x + cw / 2 - 0.12)
             u["ra"].append(1.0 if c.ready else 0.0)
-        if u != self.unit_source.data:
-            self.unit_source.data = u
+        return u
 
     def stack_tip(self, label: str) -> str:
         """What the hover tells about the stack(s) in a hex (empty if none)."""
@@ -677,15 +708,7 @@ def export_html(view: MapView, path: str | Path, title: str = "Wargame Workbench
     from workbench.ui.export import write_page
 
     if view.fig._event_callbacks:  # a live view: export a fresh twin
-        twin = MapView(view.state, side=view.side, width=view.width, height=view.height,
-                       interactive=False)
-        twin.selected_unit = view.selected_unit
-        twin.refresh()
-        for name, src in view.overlay_sources.items():
-            twin.overlay_sources[name].data = dict(src.data)
-        twin._marks = dict(view._marks)
-        twin._push_marks()
-        view = twin
+        view = view.static_twin()
     return write_page([view.fig], path, title)
 
 

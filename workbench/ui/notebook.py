@@ -49,14 +49,19 @@ wb.scenarios()"""),
 
 `wb.load_scenario` reads a scenario file (TOML), checks every key against the ruleset and the map, and
 returns a `Game`. `game.new_state(seed=...)` gives the starting position with its dice seeded. We skip
-ahead to the first step where units move (ending the steps before it with `state.advance()`)."""),
+ahead to the first step where units move (ending the steps before it with `state.advance()`, and letting
+the first side go first where a step asks who does)."""),
     ("code", """\
 game = wb.load_scenario(SCENARIO)
 state = game.new_state(seed=SEED)
-for _ in range(20):  # end the steps before the first movement step
-    if state.decision is None or 'move' in state.decision.kinds:
+for _ in range(40):  # end the steps before the first movement step
+    d = state.decision
+    if d is None or 'move' in d.kinds:
         break
-    state.advance()
+    if 'choose_first' in d.kinds:  # a step that needs a choice to go on: who goes first
+        state.apply(state.legal_orders_of('choose_first')[0])
+    else:
+        state.advance()
 print(game.scenario.title, '|', ' / '.join(state.clock))
 print(state.decision)"""),
     ("markdown", """\
@@ -76,14 +81,17 @@ One widget holds everything. Read it top to bottom:
    when a unit of the stack can still be given an order now (click the stack to pick it).
    Hover a hex for its label, terrain, hexsides, places and the stack. Drag to pan, scroll to zoom.
    The check boxes under the map add overlays: control, out of supply, the enemy ZOC, air ranges.
-4. **Phase outline** (right). The sequence-of-play tree with ▶ *you are here*, the decision owed and
-   its rule, and buttons: *Advance / pass* ends the step; the bot buttons let a random bot play to the
-   end of the step, the phase or the turn.
-5. **Orders** (right). Click one of your units: its legal destinations light up in yellow (the kernel
-   computed them). Click a lit hex and the order is applied. Click any other hex and the message line
-   says which rule forbids it. Every other kind of decision (losses to take, retreat paths, purchases,
-   interceptions) appears here as a drop-down of the legal orders with an *Apply* button.
-6. **Tabs** below the map: the *Attack planner*, the *Log*, *Undo, fork & replay*, *Set-up* and *Charts*."""),
+4. **Decision and play buttons** (right, always in view). The decision owed and its rule, and buttons:
+   *Advance / pass* ends the step; the bot buttons let a random bot play to the end of the step, the
+   phase or the turn. The sequence-of-play tree with ▶ *you are here* is in the *Orders* tab.
+5. **Orders** (right, *Orders* tab). Click one of your units: its legal destinations light up in yellow
+   (the kernel computed them). Click a lit hex and the order is applied. Click any other hex and the
+   message line says which rule forbids it. Every other kind of decision (losses to take, retreat paths,
+   purchases, interceptions) appears here, grouped by what it means, with its rule, as a drop-down of
+   the legal orders and an *Apply* button; kinds with nothing legal now are left out.
+6. **Tabs**: beside the map the *Orders*, the *Attack planner* and the *Log* (so the map and the planner
+   or the log are on screen together, even on a laptop: the map fits the window); under the map
+   *Undo, fork & replay*, *Set-up* and *Charts*."""),
     ("code", """\
 bench = Workbench(state, seed=SEED)
 bench"""),
@@ -123,8 +131,10 @@ waits for.
 
 ## Share
 
-`export_html` writes one standalone page with the map, the charts and the log: it opens in any browser,
-offline, without Python."""),
+`export_html` (or *Export page* in *Undo, fork & replay*) writes one standalone page with the map, a
+move list that steps the map through the game (click a move), the notes, the charts and the log: it
+opens in any browser, offline, without Python. A notebook exported with nbconvert shows a static map
+where the workbench is."""),
     ("code", """\
 import pathlib
 

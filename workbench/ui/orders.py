@@ -34,6 +34,50 @@ if TYPE_CHECKING:
 
 MAX_CHOICES = 300
 
+#: Order kinds grouped by what they mean, in the order a player meets them (both games; a
+#: kind of neither list goes under "Other").  The panel shows a group only when one of its
+#: kinds has a legal order now.
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Offensives and command", ("begin", "activate", "activate_hq", "impromptu", "move_hq", "place_hq",
+                                "remove_hq", "buy_offensives", "choose_first")),
+    ("Set-up", ("deploy", "redeploy", "event_place")),
+    ("Movement", ("move", "rail", "sail", "embark", "debark", "fly", "land", "box_march", "box_flight",
+                  "bt_move", "paradrop_move")),
+    ("Combat", ("attack", "designate", "resolve", "react", "overrun", "amphibious_assault", "naval_attack",
+                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire")),
+    ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
+    ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
+                               "latin_america_step")),
+    ("Politics and events", ("coup_choice", "subvert")),
+)
+#: Readable names of the order kinds (the kind itself stays in the tooltip and the log).
+LABELS = {
+    "begin": "Begin an offensive", "activate": "Activate units", "activate_hq": "Activate an HQ",
+    "impromptu": "Impromptu offensive (EPs)", "move_hq": "Move an HQ", "place_hq": "Place an HQ or general",
+    "remove_hq": "Remove an HQ", "buy_offensives": "Buy offensives", "choose_first": "Choose who goes first",
+    "deploy": "Deploy a unit", "redeploy": "Redeploy a unit", "event_place": "Place an event's unit",
+    "move": "Move", "rail": "Rail move", "sail": "Sail", "embark": "Embark cargo", "debark": "Debark cargo",
+    "fly": "Fly a mission", "land": "Land an air unit", "box_march": "March into a holding box",
+    "box_flight": "Fly to or from a holding box", "bt_move": "Breakthrough move", "paradrop_move": "Paradrop",
+    "attack": "Attack", "designate": "Designate an attack", "resolve": "Resolve an attack",
+    "react": "Armor reaction attack", "overrun": "Overrun", "amphibious_assault": "Amphibious assault",
+    "naval_attack": "Naval attack", "intercept": "Intercept", "interdict": "Interdict", "bomb": "Bomb",
+    "recon": "Reconnaissance", "breakthrough": "Breakthrough", "fire": "Fire",
+    "take_losses": "Take losses", "choose_losses": "Choose the losses", "retreat": "Retreat",
+    "naval_retreat": "Naval retreat", "advance": "Advance after combat", "mobilize": "Mobilize a unit",
+    "replace": "Replace a step", "rebuild": "Rebuild", "build": "Build", "reserve": "Economic reserve",
+    "repair": "Repair", "demobilize": "Demobilize an air unit", "latin_america_step": "Latin American step",
+    "coup_choice": "Choose the coup's country", "subvert": "Subversion",
+}
+
+
+def kind_label(kind: str) -> str:
+    return LABELS.get(kind) or kind.replace("_", " ").capitalize()
+
+
+def kind_group(kind: str) -> str:
+    return next((g for g, kinds in GROUPS if kind in kinds), "Other")
+
 
 def destination(order: dict[str, Any]) -> str | None:
     """The hex an order sends its unit to, if it has one."""
@@ -46,14 +90,19 @@ def destination(order: dict[str, Any]) -> str | None:
 def describe(order: dict[str, Any]) -> str:
     """Plain words for an order (for drop-downs and the log of the panel)."""
     kind = order.get("kind", "?")
+    if kind == "activate" and order.get("all") is True and len(order) == 2:
+        return "activate: every unit in the radius of the activated HQs"
     parts = []
     for k, v in order.items():
         if k == "kind":
             continue
+        if k == "mode" and isinstance(v, str):
+            parts.append(f"by {v}")
+            continue
         if k == "path" and isinstance(v, list):
             parts.append(f"to {v[-1]} ({len(v)} hex{'es' if len(v) != 1 else ''})" if v else "path []")
         elif isinstance(v, list):
-            parts.append(f"{k} {', '.join(map(str, v))}")
+            parts.append(f"{k} {', '.join(map(str, v))}" if v else f"no {k}")
         else:
             parts.append(f"{k} {v}")
     return f"{kind}: " + "; ".join(parts) if parts else kind
@@ -73,10 +122,13 @@ class OrderEntry:
         self.hint = widgets.HTML()
         self.unit_box = widgets.HTML()
         self.kind_box = widgets.VBox()
-        self.clear_btn = widgets.Button(description="Clear selection", layout=widgets.Layout(width="140px"))
+        self.clear_btn = widgets.Button(description="Clear selection", layout=widgets.Layout(width="auto"))
         self.clear_btn.on_click(lambda _=None: self.select(None))
         self.stack_box = widgets.VBox()
         self.stack_box.add_class("wb-stack-picker")
+        self.rows: dict[str, KindRow] = {}
+        self.hidden_kinds: list[str] = []
+        self.activate_all_btn: widgets.Button | None = None
         self.widget = widgets.VBox([self.title, self.unit_box, self.clear_btn, self.stack_box, self.hint,
                                     self.kind_box], layout=widgets.Layout(width="100%"))
         self.widget.add_class("wb-orders")
@@ -278,52 +330,121 @@ class OrderEntry:
                             f"<span class='wb-rule'>[{html.escape(d.rule)}]</span>")
         clickable = self.map_kinds()
         self.hint.value = (f"Click a unit, then a lit hex ({', '.join(clickable)})." if clickable else "")
+        # the rows change with the open kinds and their choices; a map kind's row (listed on
+        # request) only when it comes or goes, so a move does not rebuild the panel
         key = (id(state), d.side, d.kind, d.kinds, state.step.path if state.step else "",
-               tuple(sorted((k, len(self.legal(k))) for k in d.kinds
-                            if k not in clickable and k not in FLOW_ORDERS and k not in wb.planner.kinds())))
+               tuple(sorted((k, bool(self.legal(k)) if k in clickable or k in wb.planner.kinds()
+                             else len(self.legal(k))) for k in d.kinds if k not in ("end_step", "pass"))))
         if key == self._rows_key:
             self.refresh_unit()
             return  # same open kinds and the same choices: keep the widgets (no comm traffic)
         self._rows_key = key
-        rows = []
+        self.rows = {}
+        groups: dict[str, list[widgets.Widget]] = {}
+        hidden = []
         for kind in d.kinds:
             if kind in ("end_step", "pass"):
+                continue  # the outline's Advance / pass
+            if not self.legal(kind):
+                hidden.append(kind)  # not legal now: no row to tempt anyone (issue 26.10)
                 continue
+            box = groups.setdefault(kind_group(kind), [])
             if kind in wb.planner.kinds():
-                rows.append(widgets.HTML(f"<b>{kind}</b>: use the <i>Attack planner</i> tab "
-                                         "(or click an enemy stack)."))
+                box.append(widgets.HTML(f"{self._head(kind)}: use the <i>Attack planner</i> tab "
+                                        "(or click an enemy stack)."))
                 continue
-            rows.append(self._kind_row(kind, lazy=kind in clickable and kind in self.wb.big_kinds))
+            if kind == "activate" and {"kind": "activate", "all": True} in self.legal(kind):
+                box.append(self._activate_all_row())
+            box.append(self._kind_row(kind, lazy=kind in clickable and kind in self.wb.big_kinds))
+        order = [g for g, _ in GROUPS] + ["Other"]
+        rows = []
+        for g in sorted(groups, key=order.index):
+            rows.append(widgets.HTML(f"<div class='wb-order-group'>{html.escape(g)}</div>"))
+            rows.extend(groups[g])
+        if hidden:
+            rows.append(widgets.HTML("<div class='wb-hidden-kinds' style='white-space:normal;font-size:85%'>"
+                                     "Nothing legal now for: " + html.escape(", ".join(kind_label(k) for k in hidden))
+                                     + "</div>"))
+        self.hidden_kinds = hidden
         self.kind_box.children = rows
         self.refresh_unit()
 
+    def _head(self, kind: str) -> str:
+        """'Readable name [rule]' of an order kind."""
+        handler = self.wb.state.ruleset.order_kinds.get(kind)
+        rule = getattr(handler, "rule", "") or ""
+        return (f"<b title='{html.escape(kind)}'>{html.escape(kind_label(kind))}</b>"
+                + (f" <span class='wb-rule'>[{html.escape(rule)}]</span>" if rule else ""))
+
+    def _activate_all_row(self) -> widgets.Widget:
+        """ETO: activate every unit in the radius of the activated HQs in one click (23.0); the
+        kernel picks them so that the half rule (22.0) holds."""
+        btn = widgets.Button(description="Activate all in HQ radius", button_style="warning",
+                             tooltip="every unactivated unit in the radius of an activated HQ (ETO-23.0)",
+                             layout=widgets.Layout(width="auto"))
+        btn.add_class("wb-activate-all")
+
+        def go(_=None) -> None:
+            order = {"kind": "activate", "all": True}
+            n = sum(1 for u in self.wb.state.units_by_id.values() if u.props.get("activated"))
+            if self.wb.apply(order):
+                m = sum(1 for u in self.wb.state.units_by_id.values() if u.props.get("activated"))
+                self.wb.say(f"Activated {m - n} unit(s) in the radius of the activated HQs.", "ok")
+
+        btn.on_click(lambda _=None: self.wb._guard(go))
+        self.activate_all_btn = btn
+        return widgets.HBox([btn, widgets.HTML("<span class='wb-rule'>[ETO-23.0]</span>")],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
     def _kind_row(self, kind: str, lazy: bool) -> widgets.Widget:
-        dd = widgets.Dropdown(options=[], layout=widgets.Layout(width="70%"), description=kind,
-                              style={"description_width": "110px"})
-        go = widgets.Button(description=f"Apply {kind}", button_style="primary",
-                            layout=widgets.Layout(width="auto"))
+        """A labelled row: the readable name and rule, a drop-down of the legal orders (the full
+        panel width, so nothing is cut off) and an Apply button sized to its text."""
+        dd = widgets.Dropdown(options=[], layout=widgets.Layout(width="auto", flex="1 1 auto", min_width="0"))
+        dd.add_class(f"wb-choices-{kind}")
+        go = widgets.Button(description="Apply", button_style="primary", tooltip=f"give the chosen {kind} order",
+                            layout=widgets.Layout(width="auto", flex="0 0 auto"))
         go.add_class(f"wb-apply-{kind}")
+        count = widgets.HTML()
+
+        # ETO's 'activate all' has its own button (_activate_all_row); the drop-down keeps the rest
+        choices = [o for o in self.legal(kind) if not (kind == "activate" and o.get("all") is True)]
 
         def fill(_=None) -> None:
-            orders = self.legal(kind)[:MAX_CHOICES]
+            orders = choices[:MAX_CHOICES]
             dd.options = [(describe(o), json.dumps(o, sort_keys=True)) for o in orders] or [("(none legal now)", "")]
             dd.index = 0
 
+        n = len(choices)
+        count.value = f"{self._head(kind)} <small>({n} legal)</small>"
+        buttons = [go]
         if lazy:
-            listing = widgets.Button(description="list all", layout=widgets.Layout(width="auto"))
+            listing = widgets.Button(description="List all", layout=widgets.Layout(width="auto", flex="0 0 auto"),
+                                     tooltip=f"list every legal {kind} order in the drop-down")
             listing.on_click(fill)
-            dd.options = [("(click a unit on the map, or 'list all')", "")]
+            buttons.append(listing)
+            dd.options = [("(click a unit on the map, or 'List all')", "")]
             dd.index = 0
         else:
             fill()
 
         def apply(_=None) -> None:
             if not dd.value:
-                self.wb.say(f"Choose a {kind} order first.", "warn")
+                self.wb.say(f"Choose a {kind_label(kind).lower()} order first.", "warn")
                 return
             order = json.loads(dd.value)
             if self.wb.apply(order):
                 self.wb.say(f"{describe(order)} — done.", "ok")
 
         go.on_click(apply)
-        return widgets.HBox([dd, go] + ([listing] if lazy else []))
+        row = widgets.VBox([count, widgets.HBox([dd, *buttons], layout=widgets.Layout(width="100%"))],
+                           layout=widgets.Layout(width="100%"))
+        row.add_class("wb-kind-row")
+        self.rows[kind] = KindRow(kind, dd, go, row)
+        return row
+
+
+class KindRow:
+    """The widgets of one order kind's row (tests and notebooks reach them by kind)."""
+
+    def __init__(self, kind: str, dropdown: widgets.Dropdown, apply: widgets.Button, widget: widgets.Widget) -> None:
+        self.kind, self.dropdown, self.apply, self.widget = kind, dropdown, apply, widget

@@ -113,12 +113,15 @@ class Outline:
         self.bot_step.on_click(lambda _=None: self.bot("step"))
         self.bot_phase.on_click(lambda _=None: self.bot("phase"))
         self.bot_turn.on_click(lambda _=None: self.bot("turn"))
-        self.widget = widgets.VBox([
+        #: the decision owed and the play buttons: always in view, above the tabs beside the map
+        self.controls = widgets.VBox([
             self.decision,
             widgets.HBox([self.advance_btn, self.bot_step, self.bot_phase, self.bot_turn],
-                         layout=widgets.Layout(flex_flow="row wrap")),
-            self.tree])
-        self.widget.add_class("wb-outline-panel")
+                         layout=widgets.Layout(flex_flow="row wrap"))],
+            layout=widgets.Layout(flex="0 0 auto"))  # never squeezed by the tabs under it
+        self.controls.add_class("wb-outline-panel")
+        #: the sequence-of-play tree (the Orders tab)
+        self.widget = widgets.VBox([self.tree])
 
     def refresh(self) -> None:
         st = self.wb.state
