@@ -316,3 +316,32 @@ def test_eto_air_off_plays_the_land_game_without_air_counters(tmp_path):
     s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-bmb", "GE", "bomber", "08640")],
                   options={"air": False})
     assert "GE-bmb" not in s.units_by_id and "GE-a" in s.units_by_id
+
+
+def test_eto_17_ground_support_by_clicking_in_the_workbench_shows_in_the_planner(tmp_path):
+    """The workbench flies a ground-support mission by two clicks (the bomber's base, then the
+    lit target hex: ETO-17.0) and the attack planner then shows the bomber's SP (17.3) and the
+    +1 air superiority DRM (17.2)."""
+    from workbench.ui import Workbench
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640"), unit("GE-b", "GE", "infantry", "08640"),
+                             unit("SU-a", "SU", "infantry", "08740"), unit("GE-bmb", "GE", "bomber", "08538")],
+                  options={"air": True})
+    begin_offensive(s)
+    s.apply({"kind": "activate", "mode": "stack", "hex": "08640"})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    step_to(s, "ground-support")
+    wb = Workbench(s)
+    wb.click("08538")                                   # the bomber's base: it is selected
+    assert wb.orders.selected == "GE-bmb" and "08740" in wb.orders.reach
+    assert wb.orders.reach["08740"]["mission"] == "ground_support"
+    wb.click("08740")                                   # the lit target: the mission flies
+    assert wb.state.unit("GE-bmb").location == "08740"
+    step_to(wb.state, "designate")
+    wb.planner.set_target("08740")
+    a = wb.planner.assess()
+    assert a is not None
+    assert any(rule == "ETO-17.3" for _who, _sp, rule in a.contributions)
+    assert ("+1 DRM", "attacker air superiority", "ETO-17.2") in a.shifts
+    assert "ETO-17.2" in wb.planner.result.value

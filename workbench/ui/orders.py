@@ -39,12 +39,12 @@ MAX_CHOICES = 300
 #: kinds has a legal order now.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Offensives and command", ("begin", "activate", "activate_hq", "impromptu", "move_hq", "place_hq",
-                                "remove_hq", "buy_offensives", "choose_first")),
+                                "remove_hq", "buy_offensives", "choose_first", "air_offensive")),
     ("Set-up", ("deploy", "redeploy", "event_place")),
     ("Movement", ("move", "rail", "sail", "embark", "debark", "fly", "land", "box_march", "box_flight",
-                  "bt_move", "paradrop_move")),
+                  "bt_move", "paradrop_move", "air_transport", "restack", "leave_box")),
     ("Combat", ("attack", "designate", "resolve", "react", "overrun", "amphibious_assault", "naval_attack",
-                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire")),
+                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire", "raid", "reinforce_box")),
     ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
     ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
                                "latin_america_step")),
@@ -68,6 +68,9 @@ LABELS = {
     "replace": "Replace a step", "rebuild": "Rebuild", "build": "Build", "reserve": "Economic reserve",
     "repair": "Repair", "demobilize": "Demobilize an air unit", "latin_america_step": "Latin American step",
     "coup_choice": "Choose the coup's country", "subvert": "Subversion",
+    "air_offensive": "Air offensive", "air_transport": "Air transport (ATPs)", "restack": "Restack an airbase",
+    "leave_box": "Leave the bombing box", "raid": "Strategic bombing raid",
+    "reinforce_box": "Send fighters to the bombing box",
 }
 
 
@@ -77,6 +80,16 @@ def kind_label(kind: str) -> str:
 
 def kind_group(kind: str) -> str:
     return next((g for g, kinds in GROUPS if kind in kinds), "Other")
+
+
+def order_unit(order: dict[str, Any]) -> str | None:
+    """The one unit an order moves: ``unit``, or a ``units`` list of one (ETO air missions)."""
+    if isinstance(order.get("unit"), str):
+        return order["unit"]
+    units = order.get("units")
+    if isinstance(units, list) and len(units) == 1 and isinstance(units[0], str):
+        return units[0]
+    return None
 
 
 def destination(order: dict[str, Any]) -> str | None:
@@ -162,7 +175,7 @@ class OrderEntry:
         out: dict[str, dict[str, Any]] = {}
         for kind in self.map_kinds():
             for o in self.legal(kind):
-                if o.get("unit") == uid:
+                if order_unit(o) == uid:
                     dest = destination(o)
                     if dest is not None and dest not in out:
                         out[dest] = o
@@ -174,7 +187,7 @@ class OrderEntry:
         d = self.wb.state.decision
         if d is None or not self.wb.may_command(d.side):
             return set()
-        return {o["unit"] for kind in self.map_kinds() for o in self.legal(kind) if isinstance(o.get("unit"), str)}
+        return {u for kind in self.map_kinds() for o in self.legal(kind) if (u := order_unit(o))}
 
     def can_do(self, uid: str) -> list[str]:
         """The open order kinds ``uid`` may still be given now: map orders that move it, and
@@ -261,6 +274,14 @@ class OrderEntry:
             wb.say(f"{nxt} selected: click a lit hex to give the order"
                    + (f", or pick another unit of the stack ({len(mine)})." if len(mine) > 1 else "."), "info")
             return
+        enemy = [u for u in here if u.side != state.decision.side]
+        if enemy and wb.planner.open_kind() and label in wb.planner.targets():
+            # an enemy stack under attack (own air over it, 17.0, does not make it one's own stack)
+            self.select(None)
+            wb.planner.set_target(label)
+            wb.say(f"Target {label} set in the attack planner.", "info")
+            wb.focus_tab("Attack planner")
+            return
         if mine and (self.selected is None or self.selected in {u.id for u in mine}):
             # one's own stack with nothing to move now: a selection answer, not a refusal
             self.select(None)
@@ -288,8 +309,11 @@ class OrderEntry:
         u = state.unit(uid)
         kinds = sorted({o["kind"] for o in self.reach.values()}) or ["move"]
         kind = "move" if "move" in kinds else kinds[0]
+        like = next((o for o in self.reach.values() if o["kind"] == kind), None)
         if kind == "move":
             order = {"kind": "move", "unit": uid, "path": hex_line(state, u.location, label) or [label]}
+        elif like is not None and "units" in like:  # a mission: the same mission to the clicked hex
+            order = {**{k: v for k, v in like.items() if k not in ("to", "path")}, "to": label}
         else:
             order = {"kind": kind, "unit": uid, "to": label}
         if label == u.location:
