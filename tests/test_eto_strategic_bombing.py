@@ -487,8 +487,9 @@ def ctx(s):  # noqa: ANN001, ANN201
 
 
 def test_eto_bot_raids_with_escorts_it_outnumbers_and_defends_when_not_outnumbered(tmp_path):
-    """bot/strategic.py: the raider sends every bomber, with escorts when its fighters outnumber the
-    defender's; the defender sends its fighters when the escorts do not outnumber them."""
+    """bot/strategic.py: the raider sends half its bombers (here its one), with escorts when its
+    fighters outnumber the defender's; the defender sends its fighters when the escorts do not
+    outnumber them."""
     s = battle_of_britain(tmp_path, *([6] * 30))
     assert bot.place(ctx(s)) == {"kind": "raid", "target": "UK", "bombers": ["GE-b1"]}  # 3 against 3
     s.unit("UK-f3").location = FORCE_POOL  # two British fighters left
@@ -505,15 +506,19 @@ def test_eto_bot_raids_with_escorts_it_outnumbers_and_defends_when_not_outnumber
 
 
 def test_eto_2_2_battle_of_britain_scenario_with_strategic_warfare():
-    """The Battle of Britain 1940 scenario with ``strategic-warfare`` on: the Luftwaffe's seven
-    Kampfgeschwader may raid Britain (Bomber Command's groups are based out of reach of the Ruhr,
-    so the Allies' step passes); the bots place the raid and Fighter Command meets it."""
+    """The Battle of Britain 1940 scenario (``strategic-warfare`` on): Bomber Command (range 14)
+    reaches the Ruhr, so the Allies raid first (2.2); then half of the Luftwaffe's seven
+    Kampfgeschwader raid Britain (the bot's RAID_SHARE keeps the rest for air offensives) and
+    Fighter Command meets them."""
     import workbench as wb
 
-    s = wb.load_scenario("eto/battle-of-britain-1940", options={"air": True, "strategic-warfare": True}).new_state(seed=3)
+    s = wb.load_scenario("eto/battle-of-britain-1940").new_state(seed=3)
+    assert (s.decision.kind, s.decision.side) == ("strategic/bombing/raids/raid", "allies")
+    assert bot.place(ctx(s))["target"] == "GE"
+    s.apply({"kind": "end_step"})                      # the Allies decline this month
     assert (s.decision.kind, s.decision.side) == ("strategic/bombing/raids/raid", "axis")
     order = bot.place(ctx(s))
-    assert order["target"] == "UK" and len(order["bombers"]) == 7
+    assert order["target"] == "UK" and len(order["bombers"]) == -(-7 * int(bot.RAID_SHARE * 100) // 100) == 4
     s.apply(order)
     assert s.decision.kind == sb.ADD and s.decision.side == "allies"
     s.apply(bot.defend(ctx(s)))
