@@ -125,6 +125,13 @@ def unsupplied_for_movement(state: State, unit: Unit) -> bool:
     return bool(mark) and mark.get("side") == unit.side and unit.id in mark.get("units", ())
 
 
+def surprise_halved(state: State, unit: Unit) -> bool:
+    """SSA-30.2c: whether ``unit``'s MF are halved by a surprise attack now."""
+    from workbench.rulesets.ssa import surprise
+
+    return surprise.halved_mf(state, unit, 10.0) < 10.0
+
+
 def movement_mf(state: State, unit: Unit) -> float:
     """SSA-10.G: the unit's MF this phase.  Its printed MF (SSA-3.3a), or, if it was judged out
     of supply at the start of the phase, that MF times movement.toml ``[supply_effects]
@@ -344,6 +351,9 @@ class SSAMoveOrder(MoveOrder):
                 a, b = state.map.index(unit.location), state.map.index(path[0])
                 if self.rules.minimum_move_ok(state, unit, a, b):
                     return
+            if "movement points" in exc.why and unit is not None and surprise_halved(state, unit):
+                raise IllegalOrder("SSA-30.2c", f"{exc.why} (a surprise attack was declared: Allied land units "
+                                   f"have half their MF on game turn 1)") from None
             if "movement points" in exc.why and unit is not None \
                     and movement_mf(state, unit) < values.mf(state, unit):
                 raise IllegalOrder("SSA-10.G", f"{exc.why} ({unit.id} was out of supply at the start of "
