@@ -149,3 +149,20 @@ def build_ssa_canal_map(path: Path) -> HexMap:
 #: movement.toml [supply_effects]) for tests of other movement rules, whose units are unsupplied.
 NO_SUPPLY_MOVEMENT_PENALTY = ('[overrides]\n"movement.supply_effects.movement_mf_factor" = 1.0\n'
                               '"movement.supply_effects.movement_rail" = true\n')
+
+
+def build_ssa_weather_map(path: Path) -> HexMap:
+    """The test map with weather zones (SSA-26): land rows 01-04 Zone I (arctic), rows 05-12
+    Zone II (humid); the sea (columns 01-02) is the Pacific, its rows 01-04 in the Zone I band
+    (``climate_band``), the rest in band II.  The lake 0810 and the river of column 07 lie in
+    Zone II, the mountains 1002-1003 in Zone I."""
+    hm = build_ssa_testmap(path)
+    labels = hm.hexes["id"].to_list()
+    col = np.array([int(h[:2]) for h in labels])
+    row = np.array([int(h[2:]) for h in labels])
+    band = np.where(row <= 4, "I", "II")
+    zone = np.where(col <= 2, "Pacific", band)
+    hexes = hm.hexes.with_columns(pl.Series("weather_zone", zone.tolist()), pl.Series("climate_band", band.tolist()))
+    out = HexMap("ssa-weatherland", hm.grid, hexes, hm.sides, hm.places, hm.meta)
+    out.save(path)
+    return out

@@ -295,14 +295,15 @@ def test_eto_23_1_axis_bot_places_a_returning_hq_where_it_commands():
 
 def test_ssa_summary_records_the_ssa_20_victory_points():
     """The per-game summary carries each side's VP when the game ended on the SSA-20.5 count
-    (ssa/1941 at the start: Allies 169, Axis 1)."""
+    (ssa/1941 at the start: Allies 169, Axis 1 + 40, the morale difference 90 - 50 of SSA-20.3,
+    since the scenario plays with national morale, optional rule 21)."""
     from workbench.bots.score import summarize
     from workbench.rulesets.ssa.victory import final_result
 
     s = wb.load_scenario("ssa/1941").new_state(seed=1)
     s.result = final_result(s)
     row = summarize(s)
-    assert (row["winner"], row["vp_axis"], row["vp_allies"]) == ("allies", 1.0, 169.0)
+    assert (row["winner"], row["vp_axis"], row["vp_allies"]) == ("allies", 41.0, 169.0)
 
 
 def test_eto_24_4_axis_bot_counts_victory_hexes_a_move_enters():

@@ -76,7 +76,12 @@ def test_ssa_1_0_six_scenarios_1941_1944_and_late_1940s(scenarios):
 
 
 def test_ssa_1_0_basic_rules_are_a_full_game_optional_rules_one_by_one(scenarios):
-    g = scenarios["1941"]
+    """The scenario switches on the optional rules its text names that are built; the Basic
+    rules alone stay a full game (options given to load_scenario), and each rule has its switch."""
+    from workbench.engine import load_scenario
+
+    assert scenarios["1941"].options["optional_rules"] == ["SSA-21", "SSA-24", "SSA-26", "SSA-30"]
+    g = load_scenario("ssa/1941", options={"optional_rules": []})
     assert g.options.get("optional_rules", []) == []  # the Basic rules alone
     s = g.new_state(seed=1)
     rs = s.ruleset

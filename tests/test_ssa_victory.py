@@ -97,11 +97,12 @@ def test_ssa_sc2_minimum_level_turns_a_marginal_axis_win_into_a_draw(ssa_game, m
 def test_ssa_sc1_even_every_industrial_hex_under_atrocity_is_an_allied_win():
     """SSA-20 in Scenario 1 on the real map (docs/bots.md, why ssa/1941 is out of the Axis's reach):
     the Allies start with 169 VP, the Axis with 1; all 33 industrial hexes taken with atrocity
-    (2 each) leave 67 against 103, an Allied marginal victory (ratio 1.54, SSA-20.5)."""
+    (2 each) leave 67 against 103, an Allied marginal victory (ratio 1.54, SSA-20.5).  The basic
+    game: with national morale (optional rule 21, on in the scenario) SSA-20.3 adds the morale gap."""
     from workbench.engine import load_scenario
     from workbench.rulesets.ssa.occupation import city_hexes
 
-    s = load_scenario("ssa/1941").new_state(seed=1)
+    s = load_scenario("ssa/1941", options={"optional_rules": []}).new_state(seed=1)
     assert victory_points(s) == {"allies": 169, "axis": 1}
     industrial = [s.map.label(i) for i in city_hexes(s, "industrial")]
     assert len(industrial) == 33

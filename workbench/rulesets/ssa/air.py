@@ -41,7 +41,7 @@ from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import leaders, values, weather
 from workbench.rulesets.ssa.losses import ELIMINATED, eliminate
 from workbench.rulesets.ssa.movement import blocked_hexes, enemy_present, other
 from workbench.rulesets.ssa.occupation import city_owner
@@ -432,6 +432,9 @@ class FlyOrder(OrderKind):
             return Refusal("SSA-12.G", f"the mission must be one of {', '.join(MISSIONS)}")
         if not isinstance(to, str) or not hm.has_hex(to):
             return Refusal("SSA-6.0", f"{to!r} is not a hex of the map")
+        why = weather.flight_refusal(state, u, u.location, to)  # SSA-26.3-S, 26.3-H
+        if why:
+            return why
         rng = air_range(state, u)
         if mission == "transfer":
             if u.props.get("flown"):
@@ -486,6 +489,8 @@ class FlyOrder(OrderKind):
                 if not u.props.get("carrier"):
                     cap[i] += 1  # its own place
                 for j in np.flatnonzero((cap > 0) & (dist <= mult * rng)):
+                    if weather.current(state) and weather.flight_refusal(state, u, u.location, labels[j]):
+                        continue  # SSA-26.3-S/H
                     if labels[j] != u.location or u.props.get("carrier"):
                         out.append({"kind": "fly", "unit": u.id, "to": labels[j], "mission": "transfer"})
                 for c in state.units_by_id.values():
@@ -505,10 +510,18 @@ class FlyOrder(OrderKind):
         why = self._why_not(state, u, order.get("to"), order.get("mission"), order.get("carrier"))
         if why:
             raise IllegalOrder.of(why, self.rule)
+        if order.get("leader") is not None:  # SSA-24.8-F/B: a leader goes with the aircraft
+            if order.get("mission") == "transfer":
+                raise IllegalOrder("SSA-24.8", "a leader accompanies aircraft on missions, not on transfers")
+            refusal = leaders.air_leader_refusal(state, u, order["leader"])
+            if refusal:
+                raise refusal
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         u = state.unit(order["unit"])
         start, mission, to = u.location, order["mission"], order["to"]
+        if order.get("leader"):
+            leaders.board(state, u, order["leader"])
         if mission == "transfer":
             u.flag("carrier", order.get("carrier"))
             u.location = to
@@ -522,6 +535,7 @@ class FlyOrder(OrderKind):
         if u.props.get("carrier"):
             u.props["base_carrier"] = u.props["carrier"]
         u.location = to
+        leaders.follow_air(state, u)
         state.emit("fly", side=u.side, rule="SSA-6.2",
                    text=f"{u.id} flies {start} → {to} on a {mission.replace('_', ' ')} mission",
                    unit=u.id, start=start, to=to, mission=mission)
@@ -592,6 +606,7 @@ def land(state: State, u: Unit, to: str, carrier: str | None) -> None:
         u.props.pop(k, None)
     u.flag("carrier", carrier)
     u.location = to
+    leaders.follow_air(state, u)  # SSA-24.8-F/B: a leader that flew with it lands with it
 
 
 # ----------------------------------------------------------------------------------- phase ends
@@ -648,6 +663,8 @@ def air_supply_expiry(state: State) -> None:
 def destroy_grounded_air(state: State, unit: Unit, labels: list[str]) -> None:
     """SSA-6.3c: enemy land units that enter or pass through a hex with air units on the
     ground eliminate them (carrier-based air is at sea with its carrier)."""
+    if values.is_land(state, unit):
+        leaders.enemy_entered(state, unit, labels)  # SSA-24.4: lone leaders in the hexes entered
     if not values.is_land(state, unit) or values.is_leader(state, unit):
         return
     hexes = set(labels)

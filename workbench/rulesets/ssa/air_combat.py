@@ -31,7 +31,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import leaders, values
 from workbench.rulesets.ssa.air import canal_hexes, city_kinds, flying, grounded, is_air
 from workbench.rulesets.ssa.casualties import choose_losses, lose, naval_aa
 from workbench.rulesets.ssa.movement import other
@@ -177,8 +177,9 @@ class BombOrder(_AirAttack):
         target = order["target"]
         att = [state.unit(u) for u in order["units"]]
         defense = float(hex_aa(state, target, other(side)))
+        shifts = [(1, "\"B\" bomber leader with the bombers")] if leaders.air_shift(state, att, "B") else []  # SSA-24.8-B
         result = roll_crt(state, side, "strategic_bombing", "SSA-12.3", att, [], target,
-                          bombardment(state, att), defense, [])
+                          bombardment(state, att), defense, shifts)
         effect = state.ruleset.tables["crt"]["results"]["strategic_bombing"][result]
         if effect.get("mission") == "success":
             place_bombed(state, target, side)
@@ -264,6 +265,9 @@ def place_bombed(state: State, target: str, side: str) -> None:
     state.emit("bombed", side=side, rule="SSA-12.3a",
                text=f"strategic bombing marker placed in {target}: lines destroyed, no MP, no port, "
                     "canal closed, half VP", hex=target)
+    from workbench.rulesets.ssa import morale
+
+    morale.city_bombed(state, target)  # SSA-21 (authored): an own city bombed costs 1
 
 
 def resolve_air_supply(state: State, step: Any) -> None:

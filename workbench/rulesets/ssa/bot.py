@@ -20,6 +20,13 @@ Per decision it does one thing a beginner would:
   clearly good (about 2-1 and better, more readily against cities).
 * **Retreats and losses**: retreat toward friends and supply, away from the
   enemy; take the cheapest exchange losses.
+* **Optional rules**: the Axis declares the surprise attack (SSA-30.1); leaders
+  join the strongest friendly stack they can reach, an "A" leader a mechanized
+  one (SSA-24.4, 24.8), after the other units have moved; fanaticism is declared
+  where an exchange favours the side (SSA-21.5).  Weather reaches the bot
+  through the rules: move costs (26.3) are in the legal moves and the
+  weather's column shift (26.3-F/S) in ``combat.assess``, so a bot in a storm
+  stays put rather than wading and does not attack at the worse odds.
 
 Anything else (air, naval combat, interception, new kinds) ends the step.
 """
@@ -101,6 +108,10 @@ class SSABrain(Brain):
     def propose(self, ctx: Context) -> dict[str, Any] | None:
         d = ctx.decision
         kinds = set(d.kinds)
+        if "declare_surprise_attack" in kinds:  # SSA-30.1: the scenario's premise
+            return {"kind": "declare_surprise_attack", "declare": True}
+        if "declare_fanaticism" in kinds:
+            return self.fanaticism(ctx)
         if "take_losses" in kinds:
             return self.take_losses(ctx)
         if "retreat" in kinds:
@@ -490,6 +501,11 @@ class SSABrain(Brain):
             moved.add(uid)
             u = st.unit(uid)
             here = hm.index(u.location)
+            if values.is_leader(st, u):
+                order = self._leader_move(ctx, u, info, ctx.memo["move_opts"][uid])
+                if order is not None:
+                    return order
+                continue
             goal = self._objective(ctx, u, info)
             if goal is None:
                 continue
@@ -526,6 +542,46 @@ class SSABrain(Brain):
                     info["own_str"][j] += strength
                     return o
         return None
+
+    def _leader_move(self, ctx: Context, u, info: dict[str, Any], opts: list) -> dict[str, Any] | None:  # noqa: ANN001
+        """SSA-24.4: a leader alone dies to the first enemy unit that walks in; it goes to the
+        strongest friendly stack it can reach ("A" leaders: one with mechanized units, 24.8-A)."""
+        from workbench.rulesets.ssa import values
+
+        st, hm = ctx.state, ctx.state.map
+        letter = u.props.get("letter")
+
+        def worth(label: str) -> float:
+            i = hm.index(label)
+            stack = [v for v in st.units_by_id.values() if v.side == ctx.side and v.location == label
+                     and values.is_land(st, v) and not values.is_leader(st, v)]
+            if not stack:
+                return -1.0
+            w = float(info["own_str"][i])
+            if letter == "A" and any(values.is_mech(st, v) for v in stack):
+                w += 10.0
+            return w - 0.1 * float(info["enemy_adj"][i] > 0)
+
+        here = worth(u.location)
+        best = max(opts, key=lambda o: worth(_dest(o)), default=None)
+        if best is None or worth(_dest(best)) <= max(here, 0.0) or not ctx.ok(best):
+            return None
+        return best
+
+    def fanaticism(self, ctx: Context) -> dict[str, Any]:
+        """SSA-21.5e: the defender turns DR into EX when an exchange would cost the attacker at
+        least as much: its land strength is at least half the attacker's, or it holds a city."""
+        from workbench.rulesets.ssa.combat import assess
+
+        st = ctx.state
+        order = ctx.decision.data.get("attack", {}) if ctx.decision.data else {}
+        try:
+            a = assess(st, st.phasing, order["attackers"], order["targets"])
+            city = any(st.map.index(t) in self._info(ctx)["targets"] for t in order["targets"])
+            declare = city or 2 * a.land_defense >= a.land_attack
+        except Exception:  # noqa: BLE001
+            declare = True
+        return {"kind": "declare_fanaticism", "declare": bool(declare)}
 
     # == combat ======================================================================
     def attack(self, ctx: Context) -> dict[str, Any] | None:
@@ -586,7 +642,21 @@ class SSABrain(Brain):
                 ev -= 0.02 * len(o["attackers"])
                 if ev > best_ev + 1e-9 and ev >= 0.6:
                     best, best_ev = o, ev
+        if best is not None:
+            best = self._fanatic(ctx, best)
         return best if best is not None and ctx.ok(best) else None
+
+    def _fanatic(self, ctx: Context, order: dict[str, Any]) -> dict[str, Any]:
+        """SSA-21.5d: attack fanatically (AR becomes EX) when the attack is the stronger side,
+        so an exchange costs it only part of its units."""
+        from workbench.rulesets.ssa import morale
+        from workbench.rulesets.ssa.combat import assess
+
+        st = ctx.state
+        if not morale.may_be_fanatic(st, ctx.side):
+            return order
+        a = assess(st, ctx.side, order["attackers"], order["targets"])
+        return {**order, "fanatic": True} if a.land_attack > a.land_defense else order
 
     def _own_supply(self, ctx: Context) -> dict[str, bool]:
         from workbench.rulesets.ssa.supply import supply_status

@@ -23,7 +23,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import assault, values
+from workbench.rulesets.ssa import assault, leaders, morale, values, weather
 from workbench.rulesets.ssa.casualties import naval_strength
 from workbench.rulesets.ssa.losses import eliminate, reduce
 from workbench.rulesets.ssa.movement import other
@@ -96,7 +96,8 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     base = adj.odds_column(attack, defense, tables=tables)
     shifts: list[tuple[int, str, str]] = []
     terrains = [hm.hexes["terrain"][hm.index(t)] for t in targets]
-    across = all(_across_river(state, state.unit(a).location, t) for a in attackers for t in targets)
+    across = all(_across_river(state, state.unit(a).location, t) for a in attackers for t in targets) \
+        and not weather.frozen_river(state, list(targets))  # SSA-26.3-F: frozen rivers
     city = tables["terrain"].get("features", {}).get("industrial_city", {})
     city_cols = int(city["defender"]) if city.get("defender") not in ("*", None) else 0
     kinds = hm.hexes["city_kind"].to_list() if "city_kind" in hm.hexes.columns else None
@@ -119,6 +120,10 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     landing = assault.defender_shift(state, att_units)
     if landing is not None:  # G-09, SSA-22.2
         shifts.append(landing)
+    shifts += leaders.land_combat_shifts(state, side, att_units, list(targets))  # SSA-24.8-A, G
+    wshift = weather.combat_shift(state, list(targets))  # SSA-26.3-F/S in the defender's hex (26.5)
+    if wshift:
+        shifts.append(wshift)
     column = base
     for n, _, _ in shifts:
         column = adj.shift(column, n, tables=tables)
@@ -221,6 +226,10 @@ class AttackOrder(OrderKind):
         why = self._why_not(state, side, attackers, targets)
         if why:
             raise IllegalOrder.of(why, self.rule)
+        if order.get("fanatic"):  # SSA-21.5: only at High morale, land combat only (this order)
+            refusal = morale.fanatic_refusal(state, side)
+            if refusal:
+                raise refusal
         for key, test, rule in (("support", self._is_support, "SSA-12.1"), ("gunfire", self._is_gunfire, "SSA-11.7")):
             given = order.get(key, [])
             if not isinstance(given, list) or not all(isinstance(g, str) for g in given) \
@@ -240,24 +249,48 @@ class AttackOrder(OrderKind):
         return bool(u and u.side == side and u.type in FLEETS and u.location in targets)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
+        """Before the die: the attacker's fanaticism is in the order, the defender at High morale is
+        asked (SSA-21.5c); then :func:`resolve`."""
         side = state.decision.side
-        a = assess(state, side, order["attackers"], order["targets"], order.get("support", []),
-                   order.get("gunfire", []))
-        (die,) = state.roll(purpose=f"land combat {a.attack:g} vs {a.defense:g} at "
-                            f"{', '.join(order['targets'])} ({a.column})", rule="SSA-11.G", side=side)
-        result = adj.crt(a.column, die, tables=state.ruleset.tables)
-        state.emit("combat", side=side, rule="SSA-11.9",
-                   text=f"{a.attack:g}:{a.defense:g} → {a.base_column}, shifted to {a.column}; "
-                        f"die {die}: {result}",
-                   attackers=a.attackers, defenders=a.defenders, targets=order["targets"],
-                   attack=a.attack, defense=a.defense, column=a.column, base_column=a.base_column,
-                   shifts=[[n, why, rule] for n, why, rule in a.shifts], die=die, result=result)
-        for uid in a.attackers:
-            state.unit(uid).props["attacked"] = True
-        state.markers.setdefault("attacked_units", []).extend(a.defenders)
-        for uid in order.get("support", []):
-            state.unit(uid).props["supported"] = True
-        apply_result(state, result, side, a)
+        att_fan = bool(order.get("fanatic"))
+        enemy = other(side)
+        if morale.may_be_fanatic(state, enemy):
+            a = assess(state, side, order["attackers"], order["targets"], order.get("support", []),
+                       order.get("gunfire", []))
+            if "DR" in a.distribution(state.ruleset.tables):  # 21.5e changes only DR: ask only then
+                state.push_interrupt("fanaticism", enemy, "SSA-21.5",
+                                     f"{', '.join(order['targets'])} attacked at {a.column}: declare fanaticism "
+                                     "(a DR result becomes EX)?", ["declare_fanaticism"],
+                                     attack=dict(order), attacker_fanatic=att_fan)
+                return
+        resolve(state, order, att_fan, False)
+
+
+def resolve(state: State, order: dict[str, Any], att_fan: bool, def_fan: bool) -> None:
+    """SSA-11.G-11.9: roll and apply one attack; fanaticism changes AR / DR to EX (SSA-21.5d-e)."""
+    side = state.phasing
+    a = assess(state, side, order["attackers"], order["targets"], order.get("support", []),
+               order.get("gunfire", []))
+    (die,) = state.roll(purpose=f"land combat {a.attack:g} vs {a.defense:g} at "
+                        f"{', '.join(order['targets'])} ({a.column})", rule="SSA-11.G", side=side)
+    printed = adj.crt(a.column, die, tables=state.ruleset.tables)
+    result = morale.fanatic_result(state, printed, att_fan, def_fan)
+    fan = [w for w, on in (("attacker", att_fan), ("defender", def_fan)) if on]
+    note = f" ({' and '.join(fan)} fanatic: {printed} becomes {result}, SSA-21.5)" if result != printed else (
+        f" ({' and '.join(fan)} fanatic, SSA-21.5)" if fan else "")
+    state.emit("combat", side=side, rule="SSA-11.9",
+               text=f"{a.attack:g}:{a.defense:g} → {a.base_column}, shifted to {a.column}; "
+                    f"die {die}: {result}{note}",
+               attackers=a.attackers, defenders=a.defenders, targets=order["targets"],
+               attack=a.attack, defense=a.defense, column=a.column, base_column=a.base_column,
+               shifts=[[n, why, rule] for n, why, rule in a.shifts], die=die, result=result,
+               **({"printed_result": printed, "fanatic": fan} if fan else {}))
+    for uid in a.attackers:
+        state.unit(uid).props["attacked"] = True
+    state.markers.setdefault("attacked_units", []).extend(a.defenders)
+    for uid in order.get("support", []):
+        state.unit(uid).props["supported"] = True
+    apply_result(state, result, side, a)
 
 
 def _hexes(state: State, unit_ids: list[str]) -> list[str]:
@@ -275,10 +308,11 @@ def apply_result(state: State, result: str, side: str, a: Assessment) -> None:
     elif result == "DE":
         for uid in a.defenders:
             reduce(state, state.unit(uid), "SSA-11.9b")
-        start_retreats(state, enemy, _survivors(state, a.defenders), "SSA-11.9b",
+        start_retreats(state, enemy, _surrender(state, enemy, _survivors(state, a.defenders)), "SSA-11.9b",
                        away_from=_hexes(state, a.attackers))
     elif result == "DR":
-        start_retreats(state, enemy, a.defenders, "SSA-11.9c", away_from=_hexes(state, a.attackers))
+        start_retreats(state, enemy, _surrender(state, enemy, a.defenders), "SSA-11.9c",
+                       away_from=_hexes(state, a.attackers))
     elif result == "AR":
         start_retreats(state, side, assault.retreat_instead(state, a.attackers, "SSA-11.9e"), "SSA-11.9e",
                        away_from=_hexes(state, a.defenders))
@@ -294,6 +328,15 @@ def apply_result(state: State, result: str, side: str, a: Assessment) -> None:
         exchange(state, side, a)
     else:  # pragma: no cover - the table only holds the seven codes
         raise ValueError(f"{rule}: unknown result {result}")
+
+
+def _surrender(state: State, side: str, ids: list[str]) -> list[str]:
+    """SSA-21.6 (authored): at Poor morale, defenders out of supply surrender instead of retreating;
+    the others, returned, retreat."""
+    gone = morale.surrendering(state, side, ids)
+    for uid in gone:
+        eliminate(state, state.unit(uid), "SSA-21.6", " (surrendered: Poor morale, out of supply)")
+    return [u for u in ids if u not in gone]
 
 
 def _survivors(state: State, ids: list[str]) -> list[str]:

@@ -57,6 +57,11 @@ class SSAFace(Face):
             return {"strength": show_number(side_value("strength")), "movement": show_number(side_value("aa")),
                     "note": "naval: combat strength, AA"}
         cf = values.cf(state, unit)
+        if values.is_leader(state, unit):  # SSA-24.7: the letter printed on the counter
+            from workbench.rulesets.ssa.leaders import card_note
+
+            return {"strength": show_number(cf), "movement": show_number(values.mf(state, unit)),
+                    "note": card_note(state, unit)}
         shown = f"({show_number(cf)})" if values.value(state, unit, "defend_only", False) else show_number(cf)
         if values.value(state, unit, "security_only", False):
             shown = f"[{show_number(cf)}]"

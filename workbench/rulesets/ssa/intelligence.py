@@ -90,10 +90,11 @@ def recon_sources(state: State, side: str) -> list[str]:
     return sorted(out)
 
 
-def storms(state: State) -> bool:
-    """SSA-26.3: no recon in Storms (weather marker ``markers["weather"]``, optional rule 26)."""
-    w = state.markers.get("weather")
-    return w == "S" or (isinstance(w, dict) and "S" in w.values())
+def storms(state: State, source: str) -> bool:
+    """SSA-26.3-S: no air recon from a hex whose zone has Storms (optional rule 26)."""
+    from workbench.rulesets.ssa.weather import recon_blocked
+
+    return recon_blocked(state, source)
 
 
 def enemy_stacks(state: State, side: str) -> dict[str, list[Unit]]:
@@ -232,7 +233,7 @@ class ReconOrder(OrderKind):
 
     def _free_sources(self, state: State, side: str) -> list[str]:
         used = set(self._record(state, side)["used"])
-        return [h for h in recon_sources(state, side) if h not in used]
+        return [h for h in recon_sources(state, side) if h not in used and not storms(state, h)]
 
     def _why_not(self, state: State, target: Any) -> tuple[Refusal | None, str | None]:
         """Why ``target`` may not be examined now (or None), and the recon source that would examine it."""
@@ -240,8 +241,6 @@ class ReconOrder(OrderKind):
         key = state.step.key if state.step else ""
         if key not in (INITIAL, MECH):
             return Refusal(self.rule, "air reconnaissance is made at the start of a friendly movement phase"), None
-        if storms(state):
-            return Refusal("SSA-26.3", "no air reconnaissance in Storms"), None
         if self._started(state, side):
             return Refusal(self.rule, "air reconnaissance is made at the start of the phase, before any unit moves"), None
         hm = state.map
@@ -251,6 +250,10 @@ class ReconOrder(OrderKind):
         for src in self._free_sources(state, side):
             if distances(state, hm.index(src))[hm.index(target)] <= radius:
                 return None, src
+        used = set(self._record(state, side)["used"])
+        for src in recon_sources(state, side):
+            if src not in used and storms(state, src) and distances(state, hm.index(src))[hm.index(target)] <= radius:
+                return Refusal("SSA-26.3-S", f"no air reconnaissance in Storms ({src})"), None
         return Refusal(self.rule, f"{NO_SOURCE} within {radius} hexes of {target}"), None
 
     def legal(self, state: State) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import leaders, values
 from workbench.rulesets.ssa.air import (
     FIGHTER_TYPES,
     air_range,
@@ -132,6 +132,11 @@ class InterceptOrder(OrderKind):
         if any(u.type == "bomber_destroyer" for u in icp) and not any(u.type in FIGHTER_TYPES for u in stack):
             shifts.append((int(bd["columns"]), "bomber destroyers vs an unescorted mission"))
             column = adj.shift(column, int(bd["columns"]), tables=tables)
+        for n, who in ((leaders.air_shift(state, icp, "F"), "interceptors"),
+                       (-leaders.air_shift(state, stack, "F"), "mission")):  # SSA-24.8-F
+            if n:
+                shifts.append((n, f"\"F\" fighter leader with the {who}"))
+                column = adj.shift(column, n, tables=tables)
         (die,) = state.roll(purpose=f"interception {attack:g} vs {defense:g} at {target} ({column})",
                             rule="SSA-6.5", side=side)
         result = adj.crt(column, die, tables=tables)

@@ -25,10 +25,14 @@ def eliminate(state: State, unit: Unit, rule: str, why: str = "") -> None:
     unit.location = ELIMINATED
     unit.reduced = False
     for k in list(unit.props):
-        if k not in ("carrier_qualified", "pool"):
+        if k not in ("carrier_qualified", "pool", "letter"):
             unit.props.pop(k)
     state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why}",
                unit=unit.id, at=start)
+    from workbench.rulesets.ssa import leaders, morale
+
+    morale.note_elimination(state, unit, start)  # SSA-21 (authored): losses cost morale
+    leaders.after_elimination(state, unit, start)  # SSA-24.4, 24.5
 
 
 def reduce(state: State, unit: Unit, rule: str) -> None:

@@ -32,7 +32,9 @@ from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
 from workbench.rulesets.ssa.special import frozen
 from workbench.rulesets.ssa.stacking import land_room
-from workbench.rulesets.ssa.terrain import hexside_steps, terrain_arrays
+from workbench.rulesets.ssa.terrain import hexside_steps, land_water, terrain_arrays
+from workbench.rulesets.ssa.weather import hex_costs
+from workbench.rulesets.ssa.weather import signature as weather_signature
 from workbench.rulesets.ssa.zoc import land_zoc
 
 MECH_PHASE = "mechanized-movement"
@@ -123,12 +125,23 @@ def unsupplied_for_movement(state: State, unit: Unit) -> bool:
     return bool(mark) and mark.get("side") == unit.side and unit.id in mark.get("units", ())
 
 
+def surprise_halved(state: State, unit: Unit) -> bool:
+    """SSA-30.2c: whether ``unit``'s MF are halved by a surprise attack now."""
+    from workbench.rulesets.ssa import surprise
+
+    return surprise.halved_mf(state, unit, 10.0) < 10.0
+
+
 def movement_mf(state: State, unit: Unit) -> float:
     """SSA-10.G: the unit's MF this phase.  Its printed MF (SSA-3.3a), or, if it was judged out
     of supply at the start of the phase, that MF times movement.toml ``[supply_effects]
     movement_mf_factor``, rounded by ``movement_round`` (authored, gap G-24: halved, fractions
     dropped).  The one-hex minimum move (SSA-5.4) still applies."""
     mf = values.mf(state, unit)
+    from workbench.rulesets.ssa import leaders, surprise
+
+    mf = leaders.armor_bonus_mf(state, unit, mf)  # SSA-24.8-A: MF 10 with an "A" leader
+    mf = surprise.halved_mf(state, unit, mf)  # SSA-30.2c: Allied MF halved on the surprise turn
     if not unsupplied_for_movement(state, unit):
         return mf
     eff = state.ruleset.tables["movement"]["supply_effects"]
@@ -162,7 +175,7 @@ class SSAMovement(MovementRules):
     def _may_move(self, state: State, u: Unit, side: str, mech_only: bool) -> bool:
         if u.side != side or not u.location.isdigit() or not values.is_land(state, u):
             return False
-        if u.props.get("railed") or u.props.get("carried") or frozen(state, u):
+        if u.props.get("railed") or u.props.get("carried") or u.props.get("riding") or frozen(state, u):
             return False
         if mech_only and not values.is_mech(state, u):
             return False
@@ -186,9 +199,17 @@ class SSAMovement(MovementRules):
         return ta, base, river, ezoc, bombed, blocked
 
     def step_cost(self, state: State, unit: Unit):  # noqa: ANN201
-        """Full cost of the step a→b: terrain or road, river, ZOC (see the module doc)."""
+        """Full cost of the step a→b: terrain or road, river, weather, ZOC (see the module doc);
+        a leader pays 1 MF a land hex (SSA-24.1)."""
         ta, base, river, ezoc, bombed, blocked = self._context(state, unit)
-        water = state.map.is_water
+        water = land_water(state)
+        add, line_add, frozen = hex_costs(state)
+        if values.is_leader(state, unit):
+            base = np.where(np.isfinite(ta.enter_mech) | np.isfinite(ta.enter_foot), 1.0, np.inf)
+            river = 0.0
+        if frozen.any():  # SSA-26.3-F: a frozen lake counts as clear
+            lakes = state.map.terrain_mask("lake", "all-lake") & frozen
+            base = np.where(lakes, 1.0, base)
 
         def cost(a: int, d: int, b: int) -> float | None:
             if blocked[b] or water[b]:
@@ -196,29 +217,30 @@ class SSAMovement(MovementRules):
             zoc = float(ezoc[a]) + float(ezoc[b])
             road = bool(ta.transport[a, d]) and not (bombed is not None and (bombed[a] or bombed[b]))
             if road:  # SSA-5.8: 1/2 MF per hex whatever the terrain, rivers bridged
-                return ta.road_cost + zoc
+                return ta.road_cost + float(line_add[b]) + zoc
             if not np.isfinite(base[b]):
                 return None
-            return float(base[b]) + (river if ta.river[a, d] else 0.0) + zoc
+            frozen_river = bool(frozen[b])
+            return float(base[b]) + float(add[b]) + (river if ta.river[a, d] and not frozen_river else 0.0) + zoc
 
         return cost
 
     def step_graph(self, state: State, unit: Unit):  # noqa: ANN201
         """The step costs of :meth:`step_cost` for every hexside at once, cached per side and class."""
-        mech = values.is_mech(state, unit)
+        mech: bool | str = "leader" if values.is_leader(state, unit) else values.is_mech(state, unit)
         home = unit.nation if home_rule(state, unit) else None  # SSA-18.2a-18.4: bound units stay home
         free = ignores_neutrality(state, unit)  # SSA-18.11c
         return state.derived(("ssa.step_graph", unit.side, mech, home, free),
                              lambda: self._graph(state, unit.side, mech, away_from_home(state, unit), free),
-                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")))
+                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")), weather_signature(state))
 
-    def _graph(self, state: State, side: str, mech: bool, away: np.ndarray | None = None,  # noqa: ANN202
+    def _graph(self, state: State, side: str, mech: bool | str, away: np.ndarray | None = None,  # noqa: ANN202
                free: bool = False):
         from scipy.sparse import csr_matrix
 
         hm = state.map
         ezoc = land_zoc(state, other(side)).astype(float)
-        blocked = (enemy_present(state, side) if free else blocked_hexes(state, side)) | hm.is_water
+        blocked = (enemy_present(state, side) if free else blocked_hexes(state, side)) | land_water(state)
         if away is not None:
             blocked = blocked | away
         # the terrain steps in canonical CSR order, masked and charged ZOC for this position
@@ -297,6 +319,11 @@ class SSAMoveOrder(MoveOrder):
     def check(self, state: State, order: dict[str, Any]) -> None:
         self._check_one(state, order)
         unit = state.units_by_id[order["unit"]]
+        from workbench.rulesets.ssa.leaders import leader_move_refusal
+
+        refusal = leader_move_refusal(state, unit)  # SSA-24.8-A
+        if refusal:
+            raise refusal
         mates = overrun_mates(state, unit)
         if mates:  # SSA-11.10c: the rest of the overrun stack moves with it, on the same path
             path = self._path_of(state, unit, order)
@@ -324,6 +351,9 @@ class SSAMoveOrder(MoveOrder):
                 a, b = state.map.index(unit.location), state.map.index(path[0])
                 if self.rules.minimum_move_ok(state, unit, a, b):
                     return
+            if "movement points" in exc.why and unit is not None and surprise_halved(state, unit):
+                raise IllegalOrder("SSA-30.2c", f"{exc.why} (a surprise attack was declared: Allied land units "
+                                   f"have half their MF on game turn 1)") from None
             if "movement points" in exc.why and unit is not None \
                     and movement_mf(state, unit) < values.mf(state, unit):
                 raise IllegalOrder("SSA-10.G", f"{exc.why} ({unit.id} was out of supply at the start of "
@@ -351,10 +381,15 @@ class SSAMoveOrder(MoveOrder):
         if "path" not in order:
             order = {**order, "path": self._path_of(state, unit, order)}
         mates = overrun_mates(state, unit)
+        from workbench.rulesets.ssa.leaders import bonus_leader, drag_along
+
+        ldr = bonus_leader(state, unit)  # SSA-24.8-A: moving on the "A" leader's MF 10
         for mover in (unit, *mates):  # SSA-11.10c: an overrun stack moves as one
             cost = self.path_cost(state, mover, order["path"])
             mover.props["mf_spent"] = float(mover.props.get("mf_spent", 0)) + cost
             super().execute(state, {**order, "unit": mover.id})
+        if ldr is not None and unit.location != ldr.location:
+            drag_along(state, ldr, unit, list(order["path"]))
 
     def path_cost(self, state: State, unit: Unit, path: list[str]) -> float:
         """A minimum move (SSA-5.4) spends all the unit's MF, whatever the hex costs."""

@@ -35,7 +35,7 @@ from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import values, weather
 from workbench.rulesets.ssa.control import SIDE_CODE, control_array
 from workbench.rulesets.ssa.movement import enemy_present, home_rule, other
 from workbench.rulesets.ssa.special import frozen, special_rules
@@ -116,7 +116,7 @@ class SailOrder(OrderKind):
         # ZOC (8.3) or a holding area (7.2), which end its movement (``sail_done``)
         return [u for u in state.units_by_id.values() if u.side == side and values.domain(state, u) == "naval"
                 and not u.props.get("sail_done") and u.location not in ("Eliminated", "unplaced", "Force pool")
-                and not frozen(state, u)]
+                and not frozen(state, u) and weather.naval_refusal(state, u) is None]
 
     def _network(self, state: State, side: str):  # noqa: ANN202
         """Sea components for ``side``: hexes a fleet may pass through (navigable, no enemy
@@ -128,7 +128,7 @@ class SailOrder(OrderKind):
 
             hm = state.map
             navigable, edges, canal = sea_arrays(state)
-            enter = navigable & ~_enemy_fleets(state, side)
+            enter = navigable & ~_enemy_fleets(state, side) & ~weather.naval_closed(state)  # SSA-26.3-F/H
             zoc = naval_zoc(state, other(side))
             through = enter & ~zoc
             a = np.repeat(np.arange(hm.size), 6)
@@ -158,7 +158,7 @@ class SailOrder(OrderKind):
 
         return state.derived(("ssa.sea_network", side), compute, id(state.arrays.get("control")),
                              state.arrays.get("control", np.zeros(0)).tobytes(),
-                             id(state.arrays.get("bombed")))
+                             id(state.arrays.get("bombed")), weather.signature(state))
 
     def destinations(self, state: State, unit: Unit) -> set[str]:
         """Every hex label or box the fleet can reach now (SSA-7, 8.3)."""
@@ -225,6 +225,8 @@ class SailOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         uid, to = order.get("unit"), order.get("to")
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if u is not None and weather.naval_refusal(state, u) is not None:
+            raise IllegalOrder.of(weather.naval_refusal(state, u), self.rule)
         if u is None or u not in self.movers(state):
             raise IllegalOrder(self.rule, f"{uid!r} is not one of your fleets that may still sail this phase (a fleet "
                                "stops for the phase on entering an enemy naval ZOC or a holding area, a convoy "

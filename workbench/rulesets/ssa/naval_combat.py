@@ -30,7 +30,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import surprise, values, weather
 from workbench.rulesets.ssa.air import carry_air
 from workbench.rulesets.ssa.casualties import choose_losses, damage, lose, naval_strength
 from workbench.rulesets.ssa.movement import other
@@ -193,8 +193,11 @@ def resolve(state: State, frame: dict[str, Any]) -> None:
         return
     tables = state.ruleset.tables
     attack = sum(naval_strength(state, u) for u in att)
-    defense = sum(naval_strength(state, u) for u in dfn)
+    defense = sum(surprise.naval_defence(state, u, naval_strength(state, u)) for u in dfn)  # SSA-30.2a
     column = adj.odds_column(attack, defense, tables=tables)
+    wshift = weather.combat_shift(state, [target])  # SSA-26.3-F/S: all combat one column left
+    if wshift:
+        column = adj.shift(column, wshift[0], tables=tables)
     (die,) = state.roll(purpose=f"naval combat {attack:g} vs {defense:g} at {target} ({column})",
                         rule="SSA-13.8", side=side)
     result = adj.crt(column, die, tables=tables)

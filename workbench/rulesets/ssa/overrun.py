@@ -29,7 +29,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import leaders, values, weather
 from workbench.rulesets.ssa.air import city_kinds
 from workbench.rulesets.ssa.losses import eliminate
 from workbench.rulesets.ssa.movement import SSAMovement, other
@@ -55,13 +55,18 @@ def odds(state: State, side: str, units: list[Unit], target: str) -> tuple[float
     shifts = []
     terrain = hm.hexes["terrain"][hm.index(target)]
     here = units[0].location
-    across = hm.side_has(here, target, "river") or hm.side_has(here, target, "canal")
+    across = (hm.side_has(here, target, "river") or hm.side_has(here, target, "canal")) \
+        and not weather.frozen_river(state, [target])
     t = adj.terrain_shift([terrain], across, tables=tables)
     if t:
         shifts.append([-t, f"terrain {terrain}" + (", across a river" if across else "")])
     city = tables["terrain"].get("features", {}).get("industrial_city", {})
     if city_kinds(state)[hm.index(target)] == "industrial" and city.get("defender") not in ("*", None):
         shifts.append([-int(city["defender"]), "industrial city"])
+    shifts += [[n, why] for n, why, _ in leaders.land_combat_shifts(state, side, units, [target])]  # SSA-24.8
+    wshift = weather.combat_shift(state, [target])  # SSA-26.3-F/S (overrun.toml other_shifts)
+    if wshift:
+        shifts.append([wshift[0], wshift[1]])
     column = base
     for n, _ in shifts:
         column = adj.shift(column, n, tables=tables)

@@ -128,6 +128,9 @@ class RetreatOrder(OrderKind):
         pass_through(state, unit, [state.map.index(order["to"])])
         state.emit("retreat", side=unit.side, rule=self.rule, text=f"{unit.id} retreats {start} → {unit.location}",
                    unit=unit.id, start=start, to=unit.location)
+        from workbench.rulesets.ssa.leaders import follow_retreat
+
+        follow_retreat(state, unit, start)  # ruling A28: leaders go with the last unit of their stack
         f["data"]["pending"].remove(unit.id)
         # later units may have lost their last hex to stacking or ZOC changes: eliminate those
         for uid in list(f["data"]["pending"]):

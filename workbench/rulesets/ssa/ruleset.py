@@ -11,11 +11,15 @@ from workbench.rulesets.ssa import (
     air_naval,
     assault,
     holding,
+    leaders,
     mobilization,
+    morale,
     scenario_check,
     supply,
+    surprise,
     victory,
     war_events,
+    weather,
 )
 from workbench.rulesets.ssa.combat import AttackOrder
 from workbench.rulesets.ssa.control import initial_control
@@ -55,7 +59,7 @@ class SSARuleset(SSAFace, Ruleset):
     boxes = ("Europe", "Latin America", "Pacific", "Far East", "unplaced", "Force pool", ELIMINATED)
     scenario_keys = frozenset({"technologies", "control_notes", "occupation", "pools",
                                "control_regions"})
-    unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note"})
+    unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note", "letter"})
     optional_rules = scenario_check.OPTIONAL_RULES
 
     def __init__(self) -> None:
@@ -73,11 +77,20 @@ class SSARuleset(SSAFace, Ruleset):
         self.procedures.update(holding.PROCEDURES)
         self.order_kinds.update(holding.ORDER_KINDS)  # SSA-15.5e
         self.procedures["end"] = self._end_of_turn
-        self.procedures["player/end"] = lambda state, step: end_of_player_turn(state, state.phasing)
+        self.procedures["player/end"] = self._end_of_player_turn
         air_naval.register(self)  # air, interception, air/naval combat, overrun, recon (SSA-6, 12-14, 11.10, 19)
         war_events.register(self)  # optional SSA-25, 27; SSA-18.8-18.10, SC5 SR2
         for key in MOVEMENT_STEPS:  # SSA-10.G, after air supply that ran its turn has ended (SSA-10.1h)
             self.procedures[key] = _then(self.procedures.get(key), supply.judge_for_movement)
+        # optional rules 21, 24, 26, 30 (morale.py, leaders.py, weather.py, surprise.py)
+        self.order_kinds["declare_fanaticism"] = morale.DeclareFanaticismOrder()  # SSA-21.5
+        self.order_kinds["declare_surprise_attack"] = surprise.DeclareSurpriseAttackOrder()  # SSA-30.1
+        self.procedures["start/surprise-attack"] = surprise.offer
+        self.procedures["start/weather"] = weather.roll_weather
+        self.procedures["player/mechanized-movement"] = _then(self.procedures.get("player/mechanized-movement"),
+                                                              leaders.mark_armor_stacks)  # SSA-24.8-A
+        self.procedures["player/initial-movement:exit"] = _then(
+            self.procedures.get("player/initial-movement:exit"), weather.cloud_check)  # SSA-26.3-P
 
     def validate_scenario(self, scenario) -> None:  # noqa: ANN001 - Scenario
         """Every SS Amerika section of a scenario, checked at load (rulesets/ssa/scenario_check.py)."""
@@ -105,9 +118,19 @@ class SSARuleset(SSAFace, Ruleset):
         initial_city_control(state)
         start_reduced(state, list(state.units_by_id.values()))
         deploy_defaults(state)
+        morale.remember_home_cities(state)  # SSA-21 (authored): whose cities are lost / regained
+        leaders.assign_letters(state)  # SSA-24.6-24.7
 
     def begin_turn(self, state: State) -> None:
         arrive_due(state)
+        leaders.assign_letters(state)  # SSA-24.6: leaders that came into play get their counter
+
+    def _end_of_player_turn(self, state: State, step: Step) -> None:
+        """SSA-17.2-17.4 city control changes hands; SSA-21 (authored): cities lost and regained,
+        and new atrocities, move morale."""
+        before = morale.snapshot(state)
+        end_of_player_turn(state, state.phasing)
+        morale.city_changes(state, before)
 
 
     def _end_movement_phase(self, state: State, step: Step) -> None:
@@ -136,6 +159,8 @@ class SSARuleset(SSAFace, Ruleset):
         """A step's exit procedure, then SSA-20.4: morale at 0 or less ends the game at once, so
         automatic victory is checked as every step closes (optional rule 21)."""
         super().exit(state, step)
+        if state.result is None:
+            morale.settle_losses(state)  # SSA-21 (authored): losses of the step cost morale
         if state.result is None:
             victory.automatic_victory(state)
 

@@ -50,6 +50,11 @@ def frozen(state: State, unit: Unit, what: str = "no_move") -> bool:
     rules = state.game.scenario.raw.get("special_rules")
     if not isinstance(rules, list) or not rules:
         return False  # asked per unit whenever movers are listed: skip the lookups
+    if what == "no_interception" and unit.side == "allies" and state.markers.get("surprise_attack"):
+        from workbench.rulesets.ssa.surprise import no_interception
+
+        if no_interception(state, unit):  # SSA-30.2b
+            return True
     by_effect = _by_effect(state, rules)
     for r in by_effect.get("side_frozen", ()):
         if r.get("side") == unit.side and turn_number(state) in r.get("turns", []) and r.get(what, True):

@@ -35,7 +35,8 @@ from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.assault import in_supply as assault_in_supply
 from workbench.rulesets.ssa.movement import MECH_PHASE, MOVEMENT_MARK, blocked_hexes, other
 from workbench.rulesets.ssa.occupation import city_hexes, controls_city
-from workbench.rulesets.ssa.terrain import hexside_steps
+from workbench.rulesets.ssa.terrain import hexside_steps, land_water
+from workbench.rulesets.ssa.weather import signature as weather_signature
 from workbench.rulesets.ssa.zoc import land_zoc, naval_zoc
 
 JAPANESE = frozenset({"JA"})
@@ -57,6 +58,7 @@ def _step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> c
     for name in ("bombed", "neutral"):
         a = state.arrays.get(name)
         deps += [id(a), None if a is None else a.tobytes()]
+    deps.append(weather_signature(state))  # SSA-26.4: weather raises supply-tracing costs
     return state.derived(("ssa.supply_graph", side, mech, reverse),
                          lambda: _make_step_graph(state, side, mech, reverse), *deps)
 
@@ -68,7 +70,8 @@ def _make_step_graph(state: State, side: str, mech: bool, reverse: bool = False)
         if u.side == side and u.location.isdigit() and values.is_land(state, u):
             friendly[hm.index(u.location)] = True
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
-    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
+        | land_water(state)
     rows, cols, cost, target = hexside_steps(state, mech, state.arrays.get("bombed"), reverse)
     keep = ~closed[target]
     rows, cols, cost = rows[keep], cols[keep], cost[keep]
@@ -229,7 +232,7 @@ def supply_status(state: State, side: str) -> dict[str, bool]:
     control, city control, bombing, neutrality or air-supply markers differ."""
     arrays = state.arrays
     deps = [len(state.units_by_id), repr(state.markers.get("city_control")),
-            repr(state.markers.get("air_supplied"))]
+            repr(state.markers.get("air_supplied")), weather_signature(state)]
     for name in ("control", "bombed", "neutral"):
         a = arrays.get(name)
         deps += [id(a), None if a is None else a.tobytes()]
@@ -242,6 +245,9 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
     on_map: list[Unit] = []
     for u in state.units_by_id.values():
         if u.side != side or not values.is_land(state, u):
+            continue
+        if values.is_leader(state, u):
+            out[u.id] = True  # SSA-24.2: leaders are always in supply
             continue
         if u.props.get("carried"):
             out[u.id] = True  # SSA-10.1c
@@ -289,7 +295,8 @@ def can_trace_from(state: State, unit: Unit, label: str) -> bool:
         points = _chain(state, graphs, sources, logistics)
         return _cost_to(graphs[mech], [p.hex for p in points])[0]
 
-    deps = [repr(state.markers.get("city_control")), repr(state.markers.get("box_control"))]
+    deps = [repr(state.markers.get("city_control")), repr(state.markers.get("box_control")),
+            weather_signature(state)]
     for name in ("control", "bombed", "neutral"):
         a = state.arrays.get(name)
         deps += [id(a), None if a is None else a.tobytes()]
@@ -385,7 +392,8 @@ def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[S
         if u.side == side and u.location.isdigit() and values.is_land(state, u):
             friendly[hm.index(u.location)] = True
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
-    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) | hm.is_water
+    closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
+        | land_water(state)
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object) \
         if "country" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
     dist = {mech: _cost_to(graphs[mech], [p.hex for p in points])[0] for mech in (False, True)}

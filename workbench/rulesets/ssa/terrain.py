@@ -60,32 +60,66 @@ def _terrain_arrays(state: State) -> TerrainArrays:
     return arrays
 
 
-def hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
+def hexside_steps(state: State, mech: bool | str, bombed: np.ndarray | None,
                   reverse: bool = False) -> tuple[np.ndarray, ...]:
     """Every step into enterable terrain as (row, column, MF cost, hex entered), sorted by row
     then column: the canonical CSR order, so a position's step graph (supply, movement) is these
     arrays masked by its closed hexes plus its ZOC costs, with no COO conversion or transpose.
-    The cost is the terrain's (roads at their cost unless bombed, rivers added); ``reverse``
-    gives the steps y→x.  Fixed by the map and bombing, so kept per game while nothing is bombed."""
+    The cost is the terrain's (roads at their cost unless bombed, rivers added) plus the weather's
+    (SSA-26.3, 26.4); ``mech`` is True, False or ``"leader"`` (1 MF a land hex, SSA-24.1);
+    ``reverse`` gives the steps y→x.  Kept per game for each weather while nothing is bombed."""
+    from workbench.rulesets.ssa.weather import signature
+
+    sig = signature(state)
     if bombed is None:
-        return state.game.cached(("ssa.hexside_steps", mech, reverse),
+        return state.game.cached(("ssa.hexside_steps", mech, reverse, sig),
                                  lambda: _hexside_steps(state, mech, None, reverse))
     return _hexside_steps(state, mech, bombed, reverse)
 
 
-def _hexside_steps(state: State, mech: bool, bombed: np.ndarray | None,
+def land_water(state: State) -> np.ndarray:
+    """``bool[N]``: water a land unit may not enter: the map's water less lakes frozen by the
+    weather (SSA-26.3-F: they count as the hex's other terrain, clear)."""
+    from workbench.rulesets.ssa.weather import hex_costs, signature
+
+    hm = state.map
+    sig = signature(state)
+    if sig is None:
+        return hm.is_water
+
+    def compute() -> np.ndarray:
+        frozen = hex_costs(state)[2]
+        lakes = hm.terrain_mask("lake", "all-lake")
+        return hm.is_water & ~(frozen & lakes)
+
+    return state.game.cached(("ssa.land_water", sig), compute)
+
+
+def _hexside_steps(state: State, mech: bool | str, bombed: np.ndarray | None,
                    reverse: bool) -> tuple[np.ndarray, ...]:
+    from workbench.rulesets.ssa.weather import hex_costs
+
     hm = state.map
     ta = terrain_arrays(state)
-    base = ta.enter_mech if mech else ta.enter_foot
-    river = ta.river_mech if mech else ta.river_foot
+    if mech == "leader":  # SSA-24.1: any land terrain at 1 MF a hex
+        base = np.where(np.isfinite(ta.enter_mech) | np.isfinite(ta.enter_foot), 1.0, np.inf)
+        river = 0.0
+    else:
+        base = ta.enter_mech if mech else ta.enter_foot
+        river = ta.river_mech if mech else ta.river_foot
+    add, line_add, frozen = hex_costs(state)
+    if frozen.any():  # SSA-26.3-F: frozen lakes count as clear
+        lakes = hm.terrain_mask("lake", "all-lake") & frozen
+        clear = float(state.ruleset.tables["terrain"]["terrain"]["clear"]["mech" if mech is True else "nonmech"])
+        base = np.where(lakes, 1.0 if mech == "leader" else clear, base)
     src = np.repeat(np.arange(hm.size), 6)
     dst = hm.neighbors.ravel()
     dst0 = np.maximum(dst, 0)
     road = ta.transport.ravel()
     if bombed is not None:
         road = road & ~bombed[src] & ~bombed[dst0]
-    cost = np.where(road, ta.road_cost, base[dst0] + np.where(ta.river.ravel(), river, 0.0))
+    river_cost = np.where(ta.river.ravel() & ~frozen[dst0], river, 0.0)
+    cost = np.where(road, ta.road_cost + line_add[dst0], base[dst0] + add[dst0] + river_cost)
     ok = (dst >= 0) & np.isfinite(cost)
     src, dst, cost = src[ok], dst[ok], cost[ok]
     rows, cols = (dst, src) if reverse else (src, dst)
