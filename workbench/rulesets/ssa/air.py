@@ -497,7 +497,7 @@ class FlyOrder(OrderKind):
                     if c.side == u.side and c.type == "carrier_fleet" and on_map(c) \
                             and c.id != u.props.get("carrier") \
                             and dist[hm.index(c.location)] <= mult * rng \
-                            and base_refusal(state, u, c.location, c.id) is None:
+                            and self._why_not(state, u, c.location, "transfer", c.id) is None:
                         out.append({"kind": "fly", "unit": u.id, "to": c.location, "mission": "transfer",
                                     "carrier": c.id})
         return out
