@@ -90,6 +90,25 @@ def new_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, seed: in
     return state
 
 
+def flying_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, allies: tuple[str, ...] = ("SU",),
+                 props: dict[str, dict[str, Any]] | None = None):  # noqa: ANN201
+    """A test game of the eastern front with air on and ``allies`` on the Allied side; every unit
+    flies (flight f1) from a base in 08640 unless ``props`` says otherwise (None removes a prop)."""
+    path = tmp_path / "eto-air.toml"
+    path.write_text(scenario_text(units).replace('nations = ["SU"]', f"nations = {_toml(list(allies))}"))
+    s = load_scenario(path, options={"air": True}).new_state(seed=1)
+    for u in s.units_by_id.values():
+        u.props.update({"base": "08640", "flight": "f1"})
+        for k, v in (props or {}).get(u.id, {}).items():
+            if v is None:
+                u.props.pop(k, None)
+            else:
+                u.props[k] = v
+    if faces:
+        s.dice = FixedDice(*faces)
+    return s
+
+
 def begin_offensive(state, side: str = "axis"):  # noqa: ANN001, ANN201
     """From the Offensive phase decision (or before it: the Naval and Air phase is ended), let
     ``side`` begin an offensive."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eto_kit import FixedDice, events, scenario_text, unit
+from eto_kit import events, flying_state, unit
 
-from workbench.engine import IllegalOrder, load_scenario
+from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import air_combat as ac
 from workbench.rulesets.eto import air_units
 from workbench.rulesets.eto.values import FORCE_POOL
@@ -18,21 +18,8 @@ HEX = "08740"
 
 
 def air_state(tmp_path, units: list[dict[str, Any]], *faces: int, props: dict[str, dict[str, Any]] | None = None):
-    """A test game with British and French counters on the Allied side; every unit flies (flight
-    f1) from a base in 08640 unless ``props`` says otherwise (None removes a prop)."""
-    path = tmp_path / "eto-air.toml"
-    path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "UK", "FR"]'))
-    s = load_scenario(path, options={"air": True}).new_state(seed=1)
-    for u in s.units_by_id.values():
-        u.props.update({"base": "08640", "flight": "f1"})
-        for k, v in (props or {}).get(u.id, {}).items():
-            if v is None:
-                u.props.pop(k, None)
-            else:
-                u.props[k] = v
-    if faces:
-        s.dice = FixedDice(*faces)
-    return s
+    """British and French counters on the Allied side; see ``eto_kit.flying_state``."""
+    return flying_state(tmp_path, units, *faces, allies=("SU", "UK", "FR"), props=props)
 
 
 def sides(s, hex_: str = HEX) -> dict[str, list]:

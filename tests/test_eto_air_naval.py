@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eto_kit import FixedDice, events, scenario_text, unit
+from eto_kit import events, flying_state, unit
 
-from workbench.engine import IllegalOrder, load_scenario
+from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import air_naval as an
 from workbench.rulesets.eto import air_units
 from workbench.rulesets.eto.values import FORCE_POOL
@@ -18,14 +18,7 @@ HEX = "08740"
 
 
 def naval_state(tmp_path, units: list[dict[str, Any]], *faces: int):
-    path = tmp_path / "eto-air-naval.toml"
-    path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "UK", "US"]'))
-    s = load_scenario(path, options={"air": True}).new_state(seed=1)
-    for u in s.units_by_id.values():
-        u.props.update({"base": "08640", "flight": "f1"})
-    if faces:
-        s.dice = FixedDice(*faces)
-    return s
+    return flying_state(tmp_path, units, *faces, allies=("SU", "UK", "US"))
 
 
 GE_B = unit("GE-b", "GE", "bomber", HEX)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eto_kit import FixedDice, events, scenario_text, unit
+from eto_kit import events, flying_state, unit
 
-from workbench.engine import IllegalOrder, load_scenario
+from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import construction
 from workbench.rulesets.eto import installation_bombing as ib
 from workbench.rulesets.eto.values import FORCE_POOL
@@ -19,14 +19,7 @@ SAARBRUCKEN, KONIGSBERG, DANZIG, BERLIN = "04052", "06139", "05941", "05146"
 
 
 def bomb_state(tmp_path, units: list[dict[str, Any]], *faces: int):
-    path = tmp_path / "eto-bombing.toml"
-    path.write_text(scenario_text(units).replace('nations = ["SU"]', 'nations = ["SU", "US"]'))
-    s = load_scenario(path, options={"air": True}).new_state(seed=1)
-    for u in s.units_by_id.values():
-        u.props.update({"base": "08640", "flight": "f1"})
-    if faces:
-        s.dice = FixedDice(*faces)
-    return s
+    return flying_state(tmp_path, units, *faces, allies=("SU", "US"))
 
 
 def test_eto_21_5_threshold_is_the_bases_plus_one_if_fortified(tmp_path, monkeypatch):
