@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from workbench import hexgrid
-from workbench.engine.errors import Refusal
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import air_units, airbases, values
@@ -28,6 +28,27 @@ OFFER_HOOKS: list[Callable[[State, dict[str, Any]], bool]] = []
 ARRIVAL_HOOKS: dict[str, Callable[[State, dict[str, Any]], None]] = {}
 #: ``f(state, flight)``: a flight lost every unit (aborted or eliminated).
 LOSS_HOOKS: list[Callable[[State, dict[str, Any]], None]] = []
+
+
+def named_units(state: State, ids: Any, rule: str, name_them: str) -> list[Unit]:
+    """The units an air order names in its list (``units``, ``atps``), refused under ``rule`` when
+    the list is missing or empty (``name_them`` says what to name) or an id is unknown."""
+    if not isinstance(ids, list) or not ids:
+        raise IllegalOrder(rule, name_them)
+    units = []
+    for uid in ids:
+        u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+        if u is None:
+            raise IllegalOrder(rule, f"no unit {uid!r}")
+        units.append(u)
+    return units
+
+
+def one_base(units: list[Unit], who: str) -> str:
+    """ETO-13.6: units from different bases fly separately; the base they all take off from."""
+    if len({u.location for u in units}) > 1:
+        raise IllegalOrder("ETO-13.6", f"{who} from different bases fly separately (one order per base)")
+    return units[0].location
 
 
 def air_marker(state: State) -> dict[str, Any]:

@@ -94,13 +94,11 @@ def offer(state: State, fl: dict[str, Any]) -> bool:
         return False
     enemy = values.other(fl["side"])
     what = ", ".join(u.id for u in air_flights.live_units(state, fl))
-    state.push_interrupt(INTERCEPT_KIND, enemy, RULE,
+    state.push_interrupt(INTERRUPT, enemy, RULE,
                          f"intercept {what} over {fl['at']}? ({len(cands)} fighters in range)",
                          ["intercept", "pass"], flight=fl["id"], hex=fl["at"], on_pass=SETTLE)
     return True
 
-
-INTERCEPT_KIND = INTERRUPT
 
 
 def settle(state: State, frame: dict[str, Any]) -> None:
@@ -179,21 +177,12 @@ class InterceptOrder(OrderKind):
         if not f or f.get("interrupt") != INTERRUPT:
             raise IllegalOrder(RULE, "no enemy flight is waiting to be intercepted")
         fl = air_flights.flights(state)[f["data"]["flight"]]
-        ids = order.get("units")
-        if not isinstance(ids, list) or not ids:
-            raise IllegalOrder(RULE, "name the fighters that intercept")
-        units = []
-        for uid in ids:
-            u = state.units_by_id.get(uid) if isinstance(uid, str) else None
-            if u is None:
-                raise IllegalOrder(RULE, f"no unit {uid!r}")
+        units = air_flights.named_units(state, order.get("units"), RULE, "name the fighters that intercept")
+        for u in units:
             if u.side != f["side"]:
-                raise IllegalOrder(RULE, f"{uid} is not a {f['side']} unit")
+                raise IllegalOrder(RULE, f"{u.id} is not a {f['side']} unit")
             refuse(interceptor_why_not(state, u, fl))
-            units.append(u)
-        if len({u.location for u in units}) > 1:
-            raise IllegalOrder("ETO-13.6", "interceptors from different bases fly separately (one order per base)")
-        start = units[0].location
+        start = air_flights.one_base(units, "interceptors")
         path = order.get("path") or air_flights.path_to(state, start, fl["at"])
         if start == fl["at"]:
             path = []

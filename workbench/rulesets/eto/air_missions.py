@@ -41,7 +41,9 @@ from workbench.rulesets.eto import (
 from workbench.rulesets.eto.air_flights import (
     defending_status,
     fly_on,
+    named_units,
     new_flight,
+    one_base,
     path_to,
     path_why_not,
     phase_for,
@@ -207,25 +209,13 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     if mission not in allowed_missions(state):
         allowed = ", ".join(allowed_missions(state)) or "none"
         raise IllegalOrder("ETO-12.0", f"a {mission} mission cannot be flown in this step (allowed: {allowed})")
-    ids = order.get("units")
-    if not isinstance(ids, list) or not ids:
-        raise IllegalOrder("ETO-12.0", "name the air units that fly")
-    units = []
-    for uid in ids:
-        u = state.units_by_id.get(uid) if isinstance(uid, str) else None
-        if u is None:
-            raise IllegalOrder("ETO-12.0", f"no unit {uid!r}")
-        units.append(u)
+    units = named_units(state, order.get("units"), "ETO-12.0", "name the air units that fly")
     # 12.5, 13.6: fighters may fly in the same stack as bombers, as their escort
     escort = any(air_units.class_row(state, u).get("bomber") for u in units)
     for u in units:
         refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
                             escort=escort))
-    bases = {u.location for u in units}
-    if len(bases) > 1:
-        raise IllegalOrder("ETO-13.6", "air units from different bases fly separately (one order per base) "
-                                       "and join over the target")
-    start = units[0].location
+    start = one_base(units, "air units")  # they join over the target (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))
     rng = min(air_units.air_range(state, u) for u in units)

@@ -110,19 +110,10 @@ class AirTransportOrder(OrderKind):
         side = state.decision.side if state.decision else ""
         if not (state.step and state.step.key.endswith("air-movement")):
             raise IllegalOrder(RULE, "air transport flies in the friendly Air Movement step of the Naval and Air phase")
-        ids = order.get("atps")
-        if not isinstance(ids, list) or not ids:
-            raise IllegalOrder("ETO-18.1", "name the ATP markers that fly")
-        atps = []
-        for uid in ids:
-            u = state.units_by_id.get(uid) if isinstance(uid, str) else None
-            if u is None:
-                raise IllegalOrder("ETO-18.1", f"no unit {uid!r}")
+        atps = air_flights.named_units(state, order.get("atps"), "ETO-18.1", "name the ATP markers that fly")
+        for u in atps:
             refuse(atp_why_not(state, side, u))
-            atps.append(u)
-        base = atps[0].location
-        if any(a.location != base for a in atps):
-            raise IllegalOrder("ETO-13.6", "ATP markers from different bases fly separately")
+        base = air_flights.one_base(atps, "ATP markers")
         pickup = order.get("pickup") or base
         to = order.get("to")
         hm = state.map
@@ -154,7 +145,7 @@ class AirTransportOrder(OrderKind):
         points = sum(air_units.atp_points(a) for a in atps)
         need = needs(state, cargo, n_supply)
         if need > points:
-            raise IllegalOrder("ETO-18.4", f"the load needs {need} ATPs; {', '.join(ids)} carry {points}")
+            raise IllegalOrder("ETO-18.4", f"the load needs {need} ATPs; {', '.join(a.id for a in atps)} carry {points}")
         trip = hm.distance(base, pickup) + hm.distance(pickup, to)
         limit = int(table(state)["max_distance"])
         if trip > limit:
