@@ -210,9 +210,13 @@ def evacuate(state: State, label: str, side: str, rule: str = RULE) -> list[tupl
 def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
     """ETO-13.2: an enemy land unit entering an airbase hex makes the air units there evacuate
     (registered with :data:`control.ENTRY_HOOKS`)."""
+    if not air_units.in_play(state):
+        return  # the land game has no air counters: nothing to look for on every move
     enemy = values.other(unit.side)
+    printed = _printed_capacity(state)
+    forts = state.markers.get("forts", {})
     for h in labels:
-        if any(True for _ in based_at(state, h, enemy)):
+        if (printed[state.map.index(h)] > 0 or h in forts) and based_at(state, h, enemy):
             evacuate(state, h, enemy)
 
 

@@ -123,15 +123,20 @@ def fly(ctx: Context) -> dict[str, Any] | None:
     return None
 
 
+def _target(ctx: Context, pick: Any) -> str | None:
+    """The step's target hex, chosen once per decision (the memo) by ``pick``."""
+    if "target" not in ctx.memo:
+        ctx.memo["target"] = pick(ctx)
+    return ctx.memo["target"]
+
+
 def _ground_support(ctx: Context) -> dict[str, Any] | None:
-    memo = ctx.memo
-    if "target" not in memo:
-        memo["target"] = _attack_target(ctx)
-    to = memo["target"]
+    to = _target(ctx, _attack_target)
     if to is None:
         return None
-    bombers = [u for u in _free(ctx, "ground_support", to) if air_units.class_row(ctx.state, u).get("bomber")]
-    fighters = [u for u in _free(ctx, "ground_support", to) if u not in bombers][:2]
+    free = _free(ctx, "ground_support", to)
+    bombers = [u for u in free if air_units.class_row(ctx.state, u).get("bomber")]
+    fighters = [u for u in free if u not in bombers][:2]
     if not bombers and not fighters:
         return None
     return _send(ctx, "ground_support", to, bombers + fighters)
@@ -139,9 +144,7 @@ def _ground_support(ctx: Context) -> dict[str, Any] | None:
 
 def _defensive_support(ctx: Context) -> dict[str, Any] | None:
     memo = ctx.memo
-    if "target" not in memo:
-        memo["target"] = _defend_target(ctx)
-    to = memo["target"]
+    to = _target(ctx, _defend_target)
     if to is None or memo.get("sent", 0) >= 3:
         return None
     free = _free(ctx, "ground_support", to)
@@ -187,7 +190,7 @@ def _sweep(ctx: Context) -> dict[str, Any] | None:
     bases = sorted({u.location for u in air_units.air_units(st, enemy) if values.on_map(u) and not air_units.airborne(u)})
     best = None
     for b in bases:
-        attackers = [u for u in _free(ctx, "attack_air", b)]
+        attackers = _free(ctx, "attack_air", b)
         defenders = airbases.based_at(st, b, enemy)
         if len(attackers) > len(defenders) + 1:
             score = len(attackers) - len(defenders)
@@ -239,10 +242,7 @@ def _strike_target(ctx: Context) -> str | None:
 
 
 def _air_offensive_strike(ctx: Context) -> dict[str, Any] | None:
-    memo = ctx.memo
-    if "target" not in memo:
-        memo["target"] = _strike_target(ctx)
-    to = memo["target"]
+    to = _target(ctx, _strike_target)
     if to is None:
         return None
     bombers = [u for u in _free(ctx, "bomb", to) if not air_units.has_quality(ctx.state, u)]
@@ -293,9 +293,9 @@ def land_front(ctx: Context) -> bool:
 def air_offensive(ctx: Context) -> dict[str, Any] | None:
     """Step 1: an air offensive when no land attack is possible anywhere (21.1); the land
     planners get the offensive otherwise."""
-    if (state_memo := ctx.memo).get("air_checked"):
+    if ctx.memo.get("air_checked"):
         return None
-    state_memo["air_checked"] = True
+    ctx.memo["air_checked"] = True
     if land_front(ctx) or not wants_air_offensive(ctx):
         return None
     opts = [o for o in ctx.legal("air_offensive") if not o.get("impromptu")]
