@@ -6,10 +6,8 @@ Land combat as in test_ssa_combat: three German 8-5 infantry attack a US 7-5 at 
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from test_ssa_combat import ALL_IN, CONVOY, GE, US, FixedDice
+from test_ssa_combat import ALL_IN, CONVOY, GE, US, FixedDice, last_combat
 from test_ssa_movement import to_step
 
 from workbench.engine import IllegalOrder
@@ -30,10 +28,6 @@ def fight(ssa_game):
         return state
 
     return make
-
-
-def last_combat(state):
-    return json.loads(state.events().filter(kind="combat")["data"].to_list()[-1])
 
 
 def test_ssa_21_2_four_levels(fight):
