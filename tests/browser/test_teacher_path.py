@@ -208,6 +208,18 @@ def positions(nb) -> dict:
 
 # -- SS Amerika -------------------------------------------------------------------------------------
 
+
+def share_and_reopen(nb, browser, tmp_path, shots, game: str, n: int) -> None:  # noqa: ANN001
+    """The path's end on either game: fork and compare, export the page (the note and the move
+    list with the annotated order in it), and reopen it offline at the same positions."""
+    fork_and_compare(nb)
+    expect = positions(nb)
+    out = export(nb, tmp_path / f"{game}-lesson.html")
+    html = out.read_text()
+    assert NOTE in html and "move-list" in html and f"order #{n}" in html
+    nb.screenshot(f"teacher-{game}-workbench")
+    reopen_offline(browser, out, shots, f"teacher-{game}", expect)
+
 def test_the_teachers_path_on_ss_amerika(teacher, lab_root, browser, shots, tmp_path):
     t0 = time.perf_counter()
     nb = teacher("teacher-ssa.ipynb", str(lab_root / "browser-test.toml"))
@@ -224,13 +236,7 @@ def test_the_teachers_path_on_ss_amerika(teacher, lab_root, browser, shots, tmp_
     advance_until(nb, "d.kind == 'player/combat/land'")
     planner_attack(nb, "0505", "SSA-11.G", "Attack resolved")
     assert nb.kernel("print(bench.state.events().filter(kind='combat').height)") == "1"
-    fork_and_compare(nb)
-    expect = positions(nb)
-    out = export(nb, tmp_path / "ssa-lesson.html")
-    html = out.read_text()
-    assert NOTE in html and "move-list" in html and f"order #{n}" in html
-    nb.screenshot("teacher-ssa-workbench")
-    reopen_offline(browser, out, shots, "teacher-ssa", expect)
+    share_and_reopen(nb, browser, tmp_path, shots, "ssa", n)
     print(f"SS Amerika teacher's path: {time.perf_counter() - t0:.1f} s")
     del page
 
@@ -292,13 +298,7 @@ def test_the_teachers_path_on_eto_barbarossa(teacher, browser, shots, tmp_path):
                 break
             page.wait_for_timeout(250)
     assert nb.kernel("print(bench.state.events().filter(kind='roll').height > 0)") == "True"
-    fork_and_compare(nb)
-    expect = positions(nb)
-    out = export(nb, tmp_path / "eto-lesson.html")
-    html = out.read_text()
-    assert NOTE in html and "move-list" in html and f"order #{n}" in html
-    nb.screenshot("teacher-eto-workbench")
-    reopen_offline(browser, out, shots, "teacher-eto", expect)
+    share_and_reopen(nb, browser, tmp_path, shots, "eto", n)
     print(f"ETO teacher's path: {time.perf_counter() - t0:.1f} s")
 
 
