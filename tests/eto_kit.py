@@ -30,6 +30,8 @@ def _toml(v: Any) -> str:
         return f'"{v}"'
     if isinstance(v, list):
         return "[" + ", ".join(_toml(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f'"{k}" = {_toml(x)}' for k, x in v.items()) + "}"
     return str(v)
 
 

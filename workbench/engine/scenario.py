@@ -502,8 +502,9 @@ def _entries(raw: dict[str, Any], file: str, ruleset: Ruleset, units: list[dict[
 
 
 def _locate(at: str, file: str, key: str, hexmap: HexMap, boxes: set[str]) -> str:
-    """A hex label, a box name or a place name, to a hex label or box name."""
-    if at in boxes:
+    """A hex label, a box name, a sea area (where ships stand, ETO-7.2) or a place name, to a hex
+    label, box or sea area name."""
+    if at in boxes or at in hexmap.sea_areas:
         return at
     if at.isdigit():
         if not hexmap.has_hex(at):
@@ -513,5 +514,5 @@ def _locate(at: str, file: str, key: str, hexmap: HexMap, boxes: set[str]) -> st
     try:
         return hexmap.hex_of(at)
     except KeyError:
-        raise ScenarioError(file, key, f"{shown(at)!r} is no hex label, box or place on map "
+        raise ScenarioError(file, key, f"{shown(at)!r} is no hex label, box, sea area or place on map "
                             f"{hexmap.name}") from None
