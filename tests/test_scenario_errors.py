@@ -76,7 +76,7 @@ def test_not_toml_at_all(write):
 
 def test_unknown_place_and_nation(write):
     _expect(write(TOY_SCENARIO.replace('at = "Midtown"', 'at = "Atlantis"')), "units[1] (GE-pz).at",
-            "'Atlantis' is no hex label, box or place on map testland")
+            "'Atlantis' is no hex label, box, sea area or place on map testland")
     _expect(write(TOY_SCENARIO.replace('nation = "GE"\ntype = "armor"', 'nation = "XX"\ntype = "armor"')),
             "units[1] (GE-pz).nation", "nation 'XX' is on no side")
 
