@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 INVENTORIES = {"SS Amerika": ("SSA", ROOT.parent / "shared/rulebooks/ss-amerika-inventory.md",
                               r"^- \[ \] \*\*(SSA-[^*]+)\*\*"),
                "ETO": ("ETO", ROOT.parent / "shared/rulebooks/eto-inventory.md", r"^- \*\*(ETO-[^*]+)\*\*")}
-SOURCES = [ROOT / "docs/coverage/ssa-core.md", ROOT / "docs/rules-coverage-ssa-air-naval.md",
-           ROOT / "docs/rules-coverage-eto.md", ROOT / "docs/coverage/sequence.md"]
+SOURCES = [ROOT / "docs/rules-coverage-ssa-air-naval.md", ROOT / "docs/rules-coverage-eto.md",
+           *sorted((ROOT / "docs/coverage").glob("*.md"))]   # every row file there (ssa-core, sequence, eto-naval ...)
 
 
 def rows() -> dict[str, tuple[str, str, str]]:
