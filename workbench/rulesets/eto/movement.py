@@ -652,6 +652,11 @@ class MoveOrder(OrderKind):
             return {}  # in a transit box: see box_paths (24.1)
         w = self.walker(state, unit)
         out = w.reach()
+        from workbench.rulesets.eto.sea_transport import debark_limit
+
+        limit = debark_limit(state, unit)
+        if limit is not None:  # 10.5: one hex from a friendly port free of enemy ZOC, else none
+            out = {b: p for b, p in out.items() if len(p) <= limit}
         if stacking.counts_type(state, unit):
             out = {b: p for b, p in out.items() if stacking.fits(state, state.map.label(b), unit.side, [unit])}
         if values.unit_class(state, unit) == "hq":
@@ -713,6 +718,13 @@ class MoveOrder(OrderKind):
         if unit.props.get("dropped") == state.turn_label:
             raise IllegalOrder("ETO-28.7", f"{uid} paradropped into {unit.location} this turn and must stay there "
                                "for the rest of the turn (it may only retreat, 19.4)")
+        from workbench.rulesets.eto.sea_transport import debark_limit
+
+        limit = debark_limit(state, unit)
+        if limit is not None and isinstance(path, list) and len(path) > limit:
+            raise IllegalOrder("ETO-10.5", f"{uid} debarked this turn and may move "
+                               + ("one hex (from a friendly port free of enemy ZOC)" if limit else
+                                  "no further (it landed outside a port or in enemy ZOC)"))
         if values.unit_class(state, unit) == "general" and mode != "movement":
             raise IllegalOrder("ETO-24.3", f"{uid} may not move now: generals cannot move during offensives "
                                "except to accompany land units they are stacked with")

@@ -16,6 +16,7 @@ Where a ship is (docs/design/eto-naval.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from workbench.engine.state import State
@@ -23,6 +24,10 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import values
 
 NAVAL_CLASSES = ("named_ship", "squadron", "submarine", "uboat", "stp")
+
+#: ``f(state, unit, space)`` run after a naval unit sank in ``space`` (sea transport moves the
+#: cargo to another ship of the stack, or loses it, 10.9).
+SINK_HOOKS: list[Callable[[State, Unit, str], None]] = []
 
 
 def in_play(state: State) -> bool:
@@ -157,6 +162,8 @@ def sink(state: State, u: Unit, rule: str, why: str = "") -> None:
     key = f"{u.side}.{kind(state, u)}"
     rec[key] = int(rec.get(key, 0)) + 1
     state.emit("sunk", side=u.side, rule=rule, text=f"{u.id} sunk{why} → {box}", unit=u.id, at=start, box=box)
+    for hook in SINK_HOOKS:
+        hook(state, u, start)
 
 
 def damage(state: State, u: Unit, rule: str, why: str = "") -> bool:

@@ -46,6 +46,7 @@ from workbench.rulesets.eto import (
     results,
     retreat,
     scenario_check,
+    sea_transport,
     stacking,
     strategic_bombing,
     supply,
@@ -113,7 +114,7 @@ class ETORuleset(ETOFace, Ruleset):
             paradrop.ParadropOrder(), repair.RepairAttemptOrder(), air_missions.FlyOrder(),
             air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
-            strategic_bombing.ReinforceBoxOrder(),
+            strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
