@@ -35,6 +35,11 @@ class OrderKind:
     kind: str = ""
     rule: str = ""
 
+    def in_game(self, game: Any) -> bool:
+        """Whether this kind exists at all in ``game`` (e.g. sea transport only where the war at
+        sea is played): a kind not in the game is not among a decision's kinds."""
+        return True
+
     def legal(self, state: State) -> list[dict[str, Any]]:
         return []
 

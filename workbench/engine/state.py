@@ -190,7 +190,8 @@ class State:
         step = self.game.ruleset.sequence.nodes[f["node"]]
         if step.kind == "leaf":
             side = f["pending"][0]
-            kinds = (*(k for k in step.orders if k in self.game.ruleset.order_kinds), "end_step")
+            ok = self.game.ruleset.order_kinds
+            kinds = (*(k for k in step.orders if k in ok and ok[k].in_game(self.game)), "end_step")
             prompt = step.prompt or f"{step.title_for(f['phasing'])}: give orders or end the step"
             return Decision(side, step.key, prompt, step.rule, kinds, step.path)
         if step.kind == "sides":

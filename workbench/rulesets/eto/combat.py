@@ -36,7 +36,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import command, supply, values
+from workbench.rulesets.eto import amphibious, command, sea_transport, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import in_radius
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -48,7 +48,7 @@ from workbench.rulesets.eto.zoc import can_attack_across, side_dir  # noqa: F401
 #: bombers are over the hex: 17.3 turns the count into SP), drm_kwargs (for
 #: combat_drm_terms) and terms (contributions as ``(who, SP, rule)``).  ``ctx``: side (the
 #: attacker), target, attackers and defenders (unit ids).
-EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = []
+EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = [amphibious.combat_terms]
 #: The sub-procedure of sequence.toml that applies a combat's results (:mod:`results`).
 RESULTS = "combat-result"
 
@@ -175,7 +175,7 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
         if bonus:
             att_add += bonus
             contrib.append((f"general {who}", bonus, "ETO-26.2"))
-    z = zhukov_bonus(state, side, stacks, attacking=not reaction)
+    z = zhukov_bonus(state, side, [s for s in stacks if values.on_map_label(s)], attacking=not reaction)
     if z:
         att_add += z
         contrib.append(("Zhukov with HQ", z, "ETO-43.7"))
@@ -184,6 +184,9 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
         sp = values.strength(state, u)
         land_dfn += sp
         contrib.append((u.id, sp, "ETO-26.2"))
+    if not defenders and amphibious.assault_units(state, attacker_ids):
+        land_dfn = amphibious.intrinsic_strength(state, side, target)  # 26.2: the empty coastal hex
+        contrib.append((f"{target} intrinsic coastal defence", land_dfn, "ETO-26.2"))
     dfn_add = 0
     bonus, who = general_bonus(state, defenders, enemy, target)
     if bonus:
@@ -228,18 +231,21 @@ def assess(state: State, side: str, attacker_ids: list[str], target: str, *, rea
     blitz = blitzkrieg_applies(state, "land", attackers, defenders)
     # paratroops that dropped into the hex (19.3) neither negate nor cause river DRMs, and their
     # supply was judged at the airbase (19.1)
-    ground = [u for u in attackers if u.location != target]
-    att_oos = any(not supply.in_supply_for_effects(state, u) for u in ground)
+    ground = [u for u in attackers if u.location != target and not sea_transport.is_aboard(u)]
+    # 32.7: units making an amphibious assault this turn take no attacker-OOS DRM
+    att_oos = any(not supply.in_supply_for_effects(state, u) for u in ground
+                  if u.props.get("assaulted") != state.turn_label)
     from workbench.rulesets.eto.drops import paras_lifted
 
     with paras_lifted(state, target):
         dfn_oos = bool(defenders) and (any(u.props.get("oos") for u in defenders)
                                        or not any(supply.in_supply_for_effects(state, u) for u in defenders))
-    river = bool(ground) and all(ta.river_side[hm.index(u.location), side_dir(state, u.location, target)]
+    # 26.4: amphibious attackers negate the river DRM only when they are half the land SP or more
+    river = bool(ground) and not amphibious.amphibious_half(state, attacker_ids) and all(ta.river_side[hm.index(u.location), side_dir(state, u.location, target)]
                                  or ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)]
                                  for u in ground)
     lake = any(ta.lake_side[hm.index(u.location), side_dir(state, u.location, target)] for u in ground)
-    all_severe = all(ta.severe[hm.index(u.location)] for u in [*attackers, *defenders])
+    all_severe = all(ta.severe[hm.index(sea_transport.space_of(state, u))] for u in [*attackers, *defenders])
     frozen = state.tracks.get("weather") == "W" and (all_severe or lake)
     terms = adj.combat_drm_terms(defender_weather=defender_weather, blitzkrieg=blitz,
                                  attacker_unsupplied=att_oos, defender_unsupplied=dfn_oos,
@@ -272,7 +278,7 @@ def eligible_attackers(state: State, side: str, mode: str) -> list[Unit]:
     used = {a for d in designations(state) for a in d["attackers"]}
     out = []
     for u in state.units_by_id.values():
-        if u.side != side or not values.on_map(u) or u.id in used:
+        if u.side != side or u.id in used or not (values.on_map(u) or amphibious.is_assaulting(u)):
             continue
         cls = values.unit_class(state, u)
         if cls not in ("infantry", "armor") or not u.props.get("in_offensive"):
@@ -304,9 +310,13 @@ def target_why_not(state: State, side: str, target: str, attackers: list[Unit], 
     enemy = values.other(side)
     if not hm.has_hex(target):
         return Refusal("ETO-26.0", f"no hex {target!r}")
-    if not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)] \
+    amph = [u for u in attackers if sea_transport.is_aboard(u)]
+    if not amph and not [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)] \
             and not enemy_fort(state, side, target):
         return Refusal("ETO-26.0", f"{target} holds no enemy land unit or fortification")
+    why = amphibious.assault_why_not(state, side, target, amph)  # 10.6: even an empty hex
+    if why:
+        return why
     if any(d["target"] == target for d in designations(state)):
         return Refusal("ETO-26.3", f"{target} is already attacked this step")
     if command.attacks_left(state, mode) <= 0:
@@ -322,10 +332,11 @@ def target_why_not(state: State, side: str, target: str, attackers: list[Unit], 
             return Refusal("ETO-22.2", f"{target} is not adjacent to general {gen.id}")
     rules = {r.get("effect") for r in state.game.scenario.raw.get("special_rules", []) if isinstance(r, dict)}
     for u in attackers:
-        if hm.distance(u.location, target) != 1 or not can_attack_across(state, u.location, target):
+        at = sea_transport.space_of(state, u)
+        if u not in amph and (hm.distance(u.location, target) != 1 or not can_attack_across(state, u.location, target)):
             return Refusal("ETO-26.0", f"{u.id} is not adjacent to {target} across a hexside it could cross")
         if off.get("mode") == "hq" and values.unit_class(state, u) == "infantry" and \
-                not any(in_radius(state, state.unit(h), u.location) for h in off["hqs"]):
+                not any(in_radius(state, state.unit(h), at) for h in off["hqs"]):
             return Refusal("ETO-26.3", f"infantry {u.id} is outside the command radius of the activated HQ")
         if u.nation == "FI" and "finnish_halt_line" in rules:
             from workbench.rulesets.eto.movement import banned_hexes
@@ -375,11 +386,23 @@ class DesignateOrder(OrderKind):
         enemy_hexes = {u.location for u in state.units_by_id.values()
                        if u.side != side and values.on_map(u) and values.is_land_unit(state, u)}
         for u in elig:
+            if not values.on_map(u):
+                continue  # aboard an assault fleet: its target is its own hex (below)
             i = hm.index(u.location)
             for j in hm.neighbors[i]:
                 if j >= 0 and (hm.label(int(j)) in enemy_hexes or enemy_fort(state, side, hm.label(int(j)))):
                     by_target.setdefault(hm.label(int(j)), []).append(u)
         out = []
+        assaults: dict[str, list[Unit]] = {}
+        for u in elig:
+            if amphibious.is_assaulting(u):
+                assaults.setdefault(sea_transport.space_of(state, u), []).append(u)
+        for t, amph in sorted(assaults.items()):  # 10.6: the whole assault group, with or without help
+            amph = sorted(amph, key=lambda u: u.id)
+            helpers = [u for u in by_target.pop(t, []) if target_why_not(state, side, t, [*amph, u], mode) is None]
+            for group in ([*amph, *helpers], amph) if helpers else (amph,):
+                if target_why_not(state, side, t, group, mode) is None:
+                    out.append({"kind": "designate", "target": t, "attackers": [u.id for u in group]})
         for t in sorted(by_target):
             group = sorted((u for u in by_target[t] if target_why_not(state, side, t, [u], mode) is None),
                            key=lambda u: u.id)
@@ -516,12 +539,12 @@ def resolve(state: State, d: dict[str, Any]) -> bool:
     side = d.get("side") or command.offensive(state).get("side") or state.phasing
     target = d["target"]
     enemy = values.other(side)
-    attackers = [a for a in d["attackers"] if values.on_map(state.unit(a))]
+    attackers = [a for a in d["attackers"] if values.on_map(state.unit(a)) or amphibious.is_assaulting(state.unit(a))]
     if not attackers:
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: no attackers left")
         return False
     defenders_all = [u for u in values.units_at(state, target, enemy) if values.is_land_unit(state, u)]
-    if not defenders_all and not enemy_fort(state, side, target):
+    if not defenders_all and not enemy_fort(state, side, target) and not amphibious.assault_units(state, attackers):
         state.emit("cancelled", side=side, rule="ETO-26.3", text=f"attack on {target} cancelled: hex vacant")
         return False
     from workbench.rulesets.eto.losses import eliminate
@@ -555,6 +578,9 @@ def resolve(state: State, d: dict[str, Any]) -> bool:
                drm=a.drm, drms=[[v, why, rule] for v, why, rule in a.drms], modified=modified, result=code,
                printed_result=original, mode=d["mode"],
                contributions=[[w, v, r] for w, v, r in a.contributions])
+    if amphibious.assault_units(state, attackers):
+        amphibious.after_roll(state, side, target, attackers)  # 10.6: STPs lost whatever the result
+        attackers = [a for a in attackers if values.on_map(state.unit(a)) or amphibious.is_assaulting(state.unit(a))]
     spec = adj.result_code(code, tables=state.ruleset.tables)
     for uid in attackers:
         state.unit(uid).props["attacked"] = True
@@ -636,7 +662,7 @@ class TakeLossesOrder(OrderKind):
         c = state.markers["combat"]
         for uid in order["units"]:
             u = state.unit(uid)
-            if values.on_map(u):
+            if values.on_map(u) or amphibious.is_assaulting(u):  # 10.6: an assault force loses steps aboard
                 step_loss(state, u, "ETO-27.2")
         if data["role"] == "defender":
             hexes = data["steps"] - len(order["units"])

@@ -127,14 +127,21 @@ def half_rule_ok(state: State, adding: list[Unit]) -> bool:
 def can_activate(state: State, unit: Unit, side: str) -> bool:
     """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
     units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""
-    placed = values.on_map(unit) or transit_box(state, unit.location) is not None
+    from workbench.rulesets.eto.sea_transport import is_aboard, space_of
+
+    placed = values.on_map(unit) or transit_box(state, unit.location) is not None \
+        or (is_aboard(unit) and values.on_map_label(space_of(state, unit)))  # 10.5, 10.6: aboard ships
     return (unit.side == side and placed and not unit.props.get("activated")
             and values.unit_class(state, unit) not in ("partisan", "hq")
-            and not values.is_air_counter(state, unit))  # air units are committed, not activated (20.0)
+            and not values.is_air_counter(state, unit)  # air units are committed, not activated (20.0)
+            and not values.is_naval_counter(state, unit))  # ships are never activated (7.0, 22.0)
 
 
 def eligible_now(state: State) -> list[Unit]:
-    """Units the current offensive may still activate (22.1-22.4)."""
+    """Units the current offensive may still activate (22.1-22.4); units aboard ships count
+    where their ships are (10.5, 10.6)."""
+    from workbench.rulesets.eto.sea_transport import space_of
+
     off = offensive(state)
     side = off.get("side")
     mode = off.get("mode")
@@ -147,7 +154,7 @@ def eligible_now(state: State) -> list[Unit]:
             continue
         # 23.0: "Activated HQs can activate all generals and units within the HQ's command radius"
         # -- a partner's general too (generals are not land units, so the half rule leaves them be)
-        if any(in_radius(state, h, u.location) for h in hqs):
+        if any(in_radius(state, h, space_of(state, u)) for h in hqs):
             out.append(u)
     return sorted(out, key=lambda u: u.id)
 

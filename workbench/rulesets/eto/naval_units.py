@@ -23,7 +23,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import values
 
-NAVAL_CLASSES = ("named_ship", "squadron", "submarine", "uboat", "stp")
+NAVAL_CLASSES = values.NAVAL_CLASSES
 
 #: ``f(state, unit, space)`` run after a naval unit sank in ``space`` (sea transport moves the
 #: cargo to another ship of the stack, or loses it, 10.9).

@@ -18,6 +18,7 @@ from typing import Any
 from workbench.engine.flow import Step
 from workbench.engine.state import State
 from workbench.rulesets.eto import advance, losses, retreat, values
+from workbench.rulesets.eto.amphibious import is_assaulting
 
 ROOT = "combat-result"
 
@@ -36,7 +37,7 @@ def attacker_losses(state: State, step: Step) -> None:
     c = _combat(state)
     if c is None:
         return
-    alive = [a for a in c["attackers"] if values.on_map(state.unit(a))]
+    alive = [a for a in c["attackers"] if values.on_map(state.unit(a)) or is_assaulting(state.unit(a))]
     if c["attacker_eliminated"]:
         for a in alive:
             losses.eliminate(state, state.unit(a), "ETO-27.1", " (AE)")
@@ -47,7 +48,7 @@ def attacker_losses(state: State, step: Step) -> None:
             losses.eliminate(state, p, "ETO-28.7" if c["mode"] in ("breakthrough", "exploitation")
                              else "ETO-19.4", f" ({c['target']} cannot be vacated: one attacker step loss)")
             n -= 1
-        alive = [a for a in alive if values.on_map(state.unit(a))]
+        alive = [a for a in alive if values.on_map(state.unit(a)) or is_assaulting(state.unit(a))]
     if n and alive:
         if losses_forced(state, alive, n):
             apply_steps(state, alive, n, "ETO-27.2")
@@ -120,7 +121,13 @@ def destroy_installations(state: State, c: dict[str, Any]) -> None:
 
 
 def advance_after_combat(state: State, step: Step) -> None:
-    """ETO-27.4: attackers may advance into the vacated hex."""
+    """ETO-27.4: attackers may advance into the vacated hex; 10.6: a successful amphibious
+    assault's survivors must land there first (that is their advance)."""
+    from workbench.rulesets.eto.amphibious import land_survivors  # noqa: I001
+
+    c = _combat(state)
+    if c is not None:
+        land_survivors(state, c)
     advance.offer(state, state.markers["combat"])
 
 
@@ -197,7 +204,7 @@ def apply_steps(state: State, units: list[str], n: int, rule: str) -> None:
         u = state.unit(uid)
         if left <= 0:
             break
-        if values.on_map(u):
+        if values.on_map(u) or is_assaulting(u):
             step_loss(state, u, rule)
             left -= 1
 

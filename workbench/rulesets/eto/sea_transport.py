@@ -162,6 +162,14 @@ def is_port(state: State, label: str) -> bool:
     return bool(port) and str(port) not in ("None", "none", "")
 
 
+def terrain_allows(state: State, label: str, what: str) -> bool:
+    """The terrain table's ``evacuation`` / ``amphibious_assault`` flag for a hex (10.6, 10.7)."""
+    name = str(state.map.hexes["terrain"][state.map.index(label)])
+    rows = state.ruleset.tables["terrain"]["terrain"]
+    row = rows.get(name) or next((r for r in rows.values() if name in r.get("aliases", [])), {})
+    return bool(row.get(what, True))
+
+
 def embark_why_not(state: State, side: str, carriers: list[Unit], units: list[Unit], mission: str) -> Refusal | None:
     """ETO-10.0, 10.1, 10.4, 10.7, 10.8: may ``units`` board ``carriers`` for ``mission`` now."""
     if mission not in MISSIONS:
@@ -189,9 +197,7 @@ def embark_why_not(state: State, side: str, carriers: list[Unit], units: list[Un
         if r:
             return r
     if mission == "evacuation":
-        i = state.map.index(space) if values.on_map_label(space) else None
-        terrain = str(state.map.hexes["terrain"][i]) if i is not None else ""
-        if i is None or is_port(state, space) or terrain not in table(state)["limits"]["evacuation_terrain"]:
+        if not values.on_map_label(space) or is_port(state, space) or not terrain_allows(state, space, "evacuation"):
             return Refusal("ETO-10.7", f"evacuation embarks only from a clear coastal hex without a port; "
                                        f"{space} is not one")
         if any(values.unit_class(state, u) not in ("infantry", "paratroop", "hq", "general") for u in units):
@@ -254,11 +260,12 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     into a friendly port with basing room, never during an offensive here."""
     if not is_aboard(u):
         return Refusal("ETO-10.5", f"{u.id} is not aboard a ship")
-    if u.props.get("sea_mission") == "assault":
-        return Refusal("ETO-10.6", f"{u.id} is embarked for an amphibious assault: it lands by attacking")
     at = space_of(state, u)
     if not values.on_map_label(at) or not _friendly(state, u.side, at):
+        if u.props.get("sea_mission") == "assault":
+            return Refusal("ETO-10.6", f"{u.id} is embarked for an amphibious assault on {at}: it lands by attacking")
         return Refusal("ETO-10.5", f"transported units debark only into a friendly hex; {at} is not one")
+    # 10.6: standby units of an assault fleet land on a beachhead once it is friendly
     port = is_port(state, at)
     if phase == "end" and not port:
         return Refusal("ETO-10.5", "units debarking in the End phase must debark in a port hex")
@@ -409,6 +416,9 @@ class EmbarkOrder(OrderKind):
     kind = "embark"
     rule = "ETO-10.4"
 
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
     def legal(self, state: State) -> list[dict[str, Any]]:
         d = state.decision
         if d is None or not naval_units.in_play(state):
@@ -443,6 +453,9 @@ class DebarkOrder(OrderKind):
 
     kind = "debark"
     rule = "ETO-10.5"
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
 
     @staticmethod
     def phase(state: State) -> str:

@@ -57,6 +57,15 @@ def is_land_unit(state: State, unit: Unit) -> bool:
 AIR_COUNTER_CLASSES = ("fighter", "fighter_bomber", "bomber", "naval_air", "atp")
 
 
+#: Ships, submarines, U-boats and STP markers (ETO-7.0, 10.1): never land counters.
+NAVAL_CLASSES = ("named_ship", "squadron", "submarine", "uboat", "stp")
+
+
+def is_naval_counter(state: State, unit: Unit) -> bool:
+    """A naval unit or STP marker: it is never activated for an offensive (22.0)."""
+    return unit_class(state, unit) in NAVAL_CLASSES
+
+
 def is_air_counter(state: State, unit: Unit) -> bool:
     """An air unit or ATP marker: it neither blocks land movement nor is activated (20.0, 22.0)."""
     return unit_class(state, unit) in AIR_COUNTER_CLASSES
