@@ -32,6 +32,7 @@ from workbench.rulesets.eto import (
     command,
     commitment,
     construction,
+    convoys,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
     hq,
     income,
@@ -50,6 +51,8 @@ from workbench.rulesets.eto import (
     stacking,
     strategic_bombing,
     supply,
+    surface_raiders,
+    uboats,
     values,
     victory,
     weather,
@@ -132,6 +135,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["end/end-of-turn"] = self._end_of_month
         p["income/collection"] = income.collection
         p["income/losses"] = income.losses
+        p["income/convoy-routes"] = convoys.seasonal_check  # 5.6: North Atlantic escorts or closure
+        p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
+        p["strategic/uboats"] = uboats.uboat_step  # 5.0
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build

@@ -1,0 +1,186 @@
+"""ETO strategic war at sea: escorts, U-boats, surface raiders and who pays (4.0-4.4, 5.0-5.9)."""
+
+from __future__ import annotations
+
+import pytest
+from eto_kit import FixedDice, new_state, unit
+
+from workbench.rulesets.eto import convoys, naval_units, surface_raiders, uboats, values
+
+NA, SA, ARC, USC = ("North Atlantic convoy escort box", "South Atlantic convoy escort box",
+                    "Arctic convoy escort box", "US coast convoy escort box")
+
+
+def _state(tmp_path, *units, tracks=None, weather="F"):  # noqa: ANN001, ANN202
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, list(units), west=True, options={"naval": True, "air": True},
+                  tracks={"UK.eps": 50, "US.eps": 50, **(tracks or {})})
+    s.tracks["weather"] = weather
+    return s
+
+
+def _escorts(box, n_dd, n_cv=0, prefix="NA"):  # noqa: ANN001, ANN202
+    out = [unit(f"UK-{prefix}-DD{i}", "UK", "dd", box) for i in range(n_dd)]
+    for i in range(n_cv):
+        out.append(unit(f"UK-{prefix}-CV{i}", "UK", "cve", box))
+        out.append(unit(f"UK-{prefix}-air{i}", "UK", "naval_air_light", box, props={"carrier": f"UK-{prefix}-CV{i}"}))
+    return out
+
+
+def test_eto_5_7_the_north_atlantic_example(tmp_path):
+    """5.7: 24 DD + 2 carriers in the North Atlantic box = 32 units = 4 stacks; 4 DD + 1 carrier
+    in the South Atlantic box = 1 stack, +2 projected = 3.  U-boats then need 2d6 >= 5 in the North
+    Atlantic (4 stacks: 2d6 - 4 >= 1) and >= 4 in the South.  A (5,5) success in the North Atlantic
+    damages a DD after all attacks: 31.5 units = 3 stacks, and the South Atlantic falls to 2."""
+    s = _state(tmp_path, *_escorts(NA, 24, 2), *_escorts(SA, 4, 1, "SA"),
+               unit("GE-U1", "GE", "uboat", "North Atlantic"), unit("GE-U2", "GE", "uboat", "South Atlantic"))
+    assert convoys.stacks(s, "north_atlantic") == 4 and convoys.stacks(s, "south_atlantic") == 3
+    assert convoys.stacks(s, "us_coast") == 2 and convoys.stacks(s, "arctic") == 1
+    s.dice = FixedDice(5, 5, 4, 2, 1)   # NA: (5,5) succeeds, loss die 4; SA: (2,1) = 3 - 3 = 0 fails
+    out = uboats.uboat_step(s)
+    na = next(r for r in out if r["route"] == "north_atlantic")
+    assert na["attacks"][0]["success"] and na["attacks"][0]["doubles"] and na["eps"] == 4
+    sa = next(r for r in out if r["route"] == "south_atlantic")
+    assert not sa["attacks"][0]["success"] and naval_units.damaged(s.units_by_id["GE-U2"])
+    hit = [u for u in convoys.escorts(s, "north_atlantic") if naval_units.damaged(u)]
+    assert len(hit) == 1 and naval_units.kind(s, hit[0]) == "DD"
+    assert convoys.stacks(s, "north_atlantic") == 3 and convoys.stacks(s, "south_atlantic") == 2
+    assert s.tracks["UK.eps"] == 50 - 4
+
+
+def test_eto_5_2_a_failed_attack_damages_then_sinks_the_uboat_for_good(tmp_path):
+    """5.2: modified 0 or less: damaged if undamaged, sunk if damaged; a sunk U-boat is
+    permanently removed.  Two escort stacks: (1,1) = 2 - 2 = 0 fails."""
+    s = _state(tmp_path, *_escorts(NA, 16), unit("GE-U1", "GE", "uboat", "North Atlantic"))
+    u = s.units_by_id["GE-U1"]
+    s.dice = FixedDice(1, 1)
+    uboats.uboat_step(s)
+    assert naval_units.damaged(u)
+    s.dice = FixedDice(1, 1)
+    uboats.uboat_step(s)
+    assert u.location == values.PERMANENT
+
+
+@pytest.mark.parametrize(("route_area", "weather", "schnorkel", "damaged", "loss"), [
+    ("North Atlantic", "F", False, False, 3),      # the die alone
+    ("South Atlantic", "F", False, False, 2),      # -1 per success in the South Atlantic
+    ("US coastal box", "F", False, False, 4),      # +1 on the US coast route
+    ("North Atlantic", "W", False, False, 4),      # +1 in the severe zone in W weather
+    ("North Atlantic", "F", True, False, 5),       # schnorkel: +2 EPs
+    ("North Atlantic", "F", False, True, 2),       # -1 for a damaged U-boat
+])
+def test_eto_5_3_ep_loss_modifiers(tmp_path, route_area, weather, schnorkel, damaged, loss):
+    """5.3/5.9: a die per success (3 here), -1 per damaged successful U-boat, -1 South Atlantic,
+    +1 US coast, +1 severe zone in W, +2 EPs per schnorkel U-boat.  No escorts: (4,3) succeeds."""
+    props = {"schnorkel": True} if schnorkel else {}
+    s = _state(tmp_path, unit("GE-U1", "GE", "uboat", route_area, props=props, reduced=damaged),
+               tracks={"US.at_war": 1}, weather=weather)
+    s.dice = FixedDice(4, 3, 3)
+    out = uboats.uboat_step(s)
+    assert out[0]["eps"] == loss
+
+
+def test_eto_5_9_schnorkel_adds_two_to_the_attack(tmp_path):
+    """5.9: +2 to the attack roll: against 5 stacks, (2,2) = 4 - 5 + 2 = 1 still succeeds."""
+    s = _state(tmp_path, *_escorts(NA, 40), unit("GE-U1", "GE", "uboat", "North Atlantic", props={"schnorkel": True}))
+    s.dice = FixedDice(2, 2, 1)
+    out = uboats.uboat_step(s)
+    assert out[0]["attacks"][0]["success"] and out[0]["attacks"][0]["modified"] == 1
+
+
+def test_eto_5_5_a_twelve_may_strike_a_carrier_other_doubles_a_dd_or_de(tmp_path):
+    """5.5: a 12 hits any escort, CV/CVE included (the German takes the carrier: 4 units off);
+    other doubles hit a DD or DE."""
+    s = _state(tmp_path, *_escorts(NA, 8, 1), unit("GE-U1", "GE", "uboat", "North Atlantic"))
+    s.dice = FixedDice(6, 6, 2)
+    uboats.uboat_step(s)
+    assert naval_units.damaged(s.units_by_id["UK-NA-CV0"])
+    s2 = _state(tmp_path / "b", *_escorts(NA, 8, 1), unit("GE-U1", "GE", "uboat", "North Atlantic"))
+    s2.dice = FixedDice(3, 3, 2)
+    uboats.uboat_step(s2)
+    assert not naval_units.damaged(s2.units_by_id["UK-NA-CV0"])
+    assert sum(naval_units.damaged(u) for u in convoys.escorts(s2, "north_atlantic")) == 1
+
+
+def test_eto_5_5_an_unescorted_route_takes_its_hit_from_the_north_atlantic_uk_choice(tmp_path):
+    """5.5: with no escorts in the attacked box, a North Atlantic escort takes the hit and the
+    UK picks it: a damaging, not a sinking (the damaged DD is spared)."""
+    s = _state(tmp_path, *_escorts(NA, 8), unit("GE-U1", "GE", "uboat", "South Atlantic"))
+    s.units_by_id["UK-NA-DD0"].reduced = True
+    s.dice = FixedDice(2, 2, 1)
+    uboats.uboat_step(s)
+    damaged = [u.id for u in convoys.escorts(s, "north_atlantic") if naval_units.damaged(u)]
+    assert "UK-NA-DD0" in damaged and len(damaged) == 2
+
+
+def test_eto_5_8_deployment_limits(tmp_path):
+    """5.8: at most half the U-boats in play on the Arctic or US coast route; at most two on the
+    South Atlantic."""
+    s = _state(tmp_path, *[unit(f"GE-U{i}", "GE", "uboat", "North Atlantic") for i in range(4)],
+               unit("GE-A1", "GE", "uboat", "Barents Sea"), unit("GE-A2", "GE", "uboat", "Barents Sea"),
+               unit("GE-S1", "GE", "uboat", "South Atlantic"), unit("GE-S2", "GE", "uboat", "South Atlantic"))
+    u = s.units_by_id["GE-U0"]
+    assert uboats.deployment_why_not(s, u, "arctic") is None                # 3 of 8
+    s.units_by_id["GE-U1"].location = "Barents Sea"
+    s.units_by_id["GE-U2"].location = "Barents Sea"
+    assert uboats.deployment_why_not(s, u, "arctic").rule == "ETO-5.8"      # 5 of 8
+    assert "no more than 2" in uboats.deployment_why_not(s, u, "south_atlantic").why
+
+
+def test_eto_4_2_raider_loss_gunnery_carrier_and_south_atlantic(tmp_path):
+    """4.2: 1d6 + the raiders' gunnery, +4 with a CV carrying naval air, -1 per raider in the South
+    Atlantic.  Bismarck (5) and Hipper (3) in the North Atlantic, die 2: 10.  The same pair in the
+    South Atlantic: 8.  Graf Zeppelin with air adds 4."""
+    s = _state(tmp_path, unit("GE-BB", "GE", "bb", "North Atlantic", name="Bismarck"),
+               unit("GE-CA", "GE", "ca", "North Atlantic", name="Admiral Hipper"),
+               unit("GE-CV", "GE", "cv", "South Atlantic", name="Graf Zeppelin"),
+               unit("GE-air", "GE", "naval_air", "South Atlantic", props={"carrier": "GE-CV"}))
+    s.dice = FixedDice(2, 2)
+    out = surface_raiders.raider_step(s)
+    assert [(r["route"], r["eps"]) for r in out] == [("north_atlantic", 10), ("south_atlantic", 2 + 4 - 1)]
+    assert s.tracks["UK.eps"] == 50 - 10 - 5
+
+
+def test_eto_4_1_closed_routes_are_not_raided(tmp_path):
+    """4.1/5.1: a closed route (36.4) cannot be raided nor attacked by U-boats."""
+    s = _state(tmp_path, unit("GE-BB", "GE", "bb", "North Atlantic", name="Bismarck"),
+               unit("GE-U1", "GE", "uboat", "North Atlantic"), tracks={"convoy.north_atlantic.closed_until": "1941-09"})
+    assert surface_raiders.raider_step(s) == [] and uboats.uboat_step(s) == []
+    assert s.tracks["UK.eps"] == 50
+
+
+def test_eto_4_4_division_of_losses(tmp_path):
+    """4.4: Atlantic losses fall on the UK, shared with the US from 1942 while the US sends it
+    lend lease (odd EP to Britain); Arctic losses are shared with the USSR, the Western Allies
+    taking the larger half, split US/UK when both send the Soviets lend lease."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", NA))
+    assert convoys.division(s, "north_atlantic", 7) == {"UK": 7}           # 1941
+    s.tracks["lend_lease.US.UK"] = 1
+    assert convoys.division(s, "north_atlantic", 7) == {"UK": 7}           # still 1941
+    s2 = _state(tmp_path / "b", unit("UK-DD", "UK", "dd", NA), tracks={"lend_lease.US.UK": 1})
+    assert convoys.division(s2, "arctic", 7) == {"UK": 4, "SU": 3}
+    s2.tracks["lend_lease.US.SU"] = s2.tracks["lend_lease.UK.SU"] = 1
+    assert convoys.division(s2, "arctic", 7) == {"UK": 2, "US": 2, "SU": 3}
+
+
+def test_eto_5_6_fewer_than_two_north_atlantic_stacks_close_the_atlantic(tmp_path):
+    """5.6: fewer than 2 stacks (16 units) in the North Atlantic box in a seasonal turn close the
+    North and South Atlantic routes for the next three months; 16 DDs keep them open.  A CVE with
+    air counts 4, without air 0."""
+    s = _state(tmp_path, *_escorts(NA, 12, 1))
+    convoys.seasonal_check(s)
+    assert not convoys.closed(s, "north_atlantic")
+    s.units_by_id["UK-NA-air0"].props.pop("carrier")
+    convoys.seasonal_check(s)
+    assert convoys.closed(s, "north_atlantic") and convoys.closed(s, "south_atlantic")
+    assert s.tracks["convoy.north_atlantic.closed_until"] == "1941-10" and not convoys.closed(s, "arctic")
+
+
+def test_eto_4_4_from_1942_the_us_shares_atlantic_losses_odd_ep_to_britain(tmp_path):
+    """4.4: "1942-1945 and the US is sending lend lease to the UK": shared equally, Britain
+    suffers the extra EP of an odd total (7 -> UK 4, US 3); without the lend lease, all UK."""
+    s = new_state(tmp_path, [unit("UK-DD", "UK", "dd", NA)], west=True, first="1942-01", last="1942-02",
+                  options={"naval": True})
+    assert convoys.division(s, "north_atlantic", 7) == {"UK": 7}
+    s.tracks["lend_lease.US.UK"] = 1
+    assert convoys.division(s, "north_atlantic", 7) == {"UK": 4, "US": 3}
