@@ -184,3 +184,36 @@ def test_eto_4_4_from_1942_the_us_shares_atlantic_losses_odd_ep_to_britain(tmp_p
     assert convoys.division(s, "north_atlantic", 7) == {"UK": 7}
     s.tracks["lend_lease.US.UK"] = 1
     assert convoys.division(s, "north_atlantic", 7) == {"UK": 4, "US": 3}
+
+
+def test_eto_11_5_a_uboat_becomes_two_submarines_at_the_phase_start(tmp_path):
+    """11.5: at the beginning of the Strategic Warfare phase an undamaged U-boat becomes two SS
+    from the force pool in its place (a damaged one: one SS); the U-boat goes to the pool."""
+    from eto_kit import step_to
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("GE-U1", "GE", "uboat", "North Atlantic"),
+                             unit("GE-U2", "GE", "uboat", "Bay of Biscay", reduced=True),
+                             *[unit(f"GE-SS{i}", "GE", "ss", "Force pool") for i in range(3)]],
+                  west=True, options={"naval": True, "strategic-warfare": True})
+    step_to(s, "strategic/conversion")
+    assert {"kind": "convert_uboat", "uboat": "GE-U1"} in s.legal_orders()
+    s.apply({"kind": "convert_uboat", "uboat": "GE-U1"})
+    assert [u.id for u in naval_units.naval_units(s, "axis", "North Atlantic")] == ["GE-SS0", "GE-SS1"]
+    assert s.units_by_id["GE-U1"].location == values.FORCE_POOL
+    s.apply({"kind": "convert_uboat", "uboat": "GE-U2"})
+    assert [u.id for u in naval_units.naval_units(s, "axis", "Bay of Biscay")] == ["GE-SS2"]
+
+
+def test_eto_11_5_two_submarines_in_one_port_trade_for_a_uboat(tmp_path):
+    """11.5: two German SS in the same port hex may be traded for a U-boat; not one SS, not two
+    SS in different hexes."""
+    kiel, brest = "04641", "02153"
+    s = _state(tmp_path, unit("GE-SS1", "GE", "ss", kiel), unit("GE-SS2", "GE", "ss", kiel),
+               unit("GE-SS3", "GE", "ss", brest), unit("GE-U9", "GE", "uboat", "Force pool"))
+    u = s.units_by_id
+    assert uboats.merge_why_not(s, [u["GE-SS1"], u["GE-SS3"]]).rule == "ETO-11.5"
+    assert uboats.merge_why_not(s, [u["GE-SS1"]]).rule == "ETO-11.5"
+    assert uboats.merge_why_not(s, [u["GE-SS1"], u["GE-SS2"]]) is None
+    uboats.MergeSubsOrder().execute(s, {"kind": "merge_subs", "subs": ["GE-SS1", "GE-SS2"]})
+    assert u["GE-U9"].location == kiel and u["GE-SS1"].location == values.FORCE_POOL

@@ -118,6 +118,7 @@ class ETORuleset(ETOFace, Ruleset):
             air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
+            uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures

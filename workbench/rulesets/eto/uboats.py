@@ -17,7 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from workbench.engine.errors import Refusal
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
+from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import convoys, naval_units
@@ -141,3 +142,125 @@ def uboat_step(state: State, *_: Any) -> list[dict[str, Any]]:
         u, who = pick
         naval_units.damage(state, u, "ETO-5.5", f" by a U-boat on the {route.replace('_', ' ')} route ({who} choice)")
     return out
+
+
+# --- 11.5: converting U-boats and submarines ---------------------------------------------------
+
+def _pool(state: State, utype: str) -> list[Unit]:
+    from workbench.rulesets.eto import values
+
+    return sorted((u for u in state.units_by_id.values() if u.location == values.FORCE_POOL and u.type == utype
+                   and u.nation == "GE"), key=lambda u: u.id)
+
+
+def convert_why_not(state: State, u: Unit) -> Refusal | None:
+    """ETO-11.5: an on-map U-boat that has not yet done strategic warfare this turn becomes two
+    SS (one if damaged), from the force pool, in its place."""
+    from workbench.rulesets.eto import values
+
+    if not naval_units.is_uboat(state, u) or u.side != "axis":
+        return Refusal("ETO-11.5", f"{u.id} is not a German U-boat")
+    if u.location in (values.FORCE_POOL, values.PERMANENT):
+        return Refusal("ETO-11.5", f"{u.id} is not in play")
+    need = 1 if naval_units.damaged(u) else 2
+    if len(_pool(state, "ss")) < need:
+        return Refusal("ETO-11.5", f"converting {u.id} needs {need} German SS counter(s) in the force pool")
+    return None
+
+
+def merge_why_not(state: State, subs: list[Unit]) -> Refusal | None:
+    """ETO-11.5: in a seasonal turn, two German SS in the same port hex become a U-boat from the
+    force pool ("One sub cannot be traded for a damaged U-boat")."""
+    if len(subs) != 2 or len({s.id for s in subs}) != 2:
+        return Refusal("ETO-11.5", "two German submarines are traded for one U-boat")
+    if any(not naval_units.is_submarine(state, s) or s.nation != "GE" for s in subs):
+        return Refusal("ETO-11.5", "only German SS units are traded for a U-boat")
+    at = subs[0].location
+    from workbench.rulesets.eto.sea_transport import is_port
+
+    if subs[1].location != at or not is_port(state, at):
+        return Refusal("ETO-11.5", "the two submarines must occupy the same port hex")
+    if not _pool(state, "uboat"):
+        return Refusal("ETO-11.5", "no U-boat counter is left in the force pool")
+    return None
+
+
+class ConvertUboatOrder(OrderKind):
+    """``{"kind": "convert_uboat", "uboat": id}`` at the start of the Strategic Warfare phase
+    (ETO-11.5)."""
+
+    kind = "convert_uboat"
+    rule = "ETO-11.5"
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        return [{"kind": self.kind, "uboat": u.id} for u in naval_units.naval_units(state, "axis")
+                if naval_units.is_uboat(state, u) and convert_why_not(state, u) is None]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        u = state.units_by_id.get(str(order.get("uboat")))
+        if u is None:
+            raise IllegalOrder(self.rule, f"there is no unit {order.get('uboat')!r}")
+        refuse(convert_why_not(state, u))
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        from workbench.rulesets.eto import values
+
+        u = state.unit(order["uboat"])
+        at, n = u.location, 1 if naval_units.damaged(u) else 2
+        subs = _pool(state, "ss")[:n]
+        for s in subs:
+            s.location = at
+            s.reduced = False
+            s.props.pop("pool_of", None)
+        u.location, u.reduced = values.FORCE_POOL, False
+        u.props.pop("schnorkel", None)  # 5.9: converted schnorkels never come back as schnorkels
+        u.props["pool_of"] = "GE"
+        state.emit("converted", side="axis", rule=self.rule, at=at,
+                   text=f"{u.id} converted into {', '.join(s.id for s in subs)} at {at}")
+
+
+class MergeSubsOrder(OrderKind):
+    """``{"kind": "merge_subs", "subs": [id, id]}`` in a seasonal turn's Construction (ETO-11.5)."""
+
+    kind = "merge_subs"
+    rule = "ETO-11.5"
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        if d is None or d.side != "axis":
+            return []
+        subs = [u for u in naval_units.naval_units(state, "axis") if naval_units.is_submarine(state, u)
+                and u.nation == "GE"]
+        out = []
+        for i, a in enumerate(subs):
+            for b in subs[i + 1:]:
+                if merge_why_not(state, [a, b]) is None:
+                    out.append({"kind": self.kind, "subs": [a.id, b.id]})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        ids = order.get("subs")
+        if not isinstance(ids, list) or not all(isinstance(i, str) and i in state.units_by_id for i in ids):
+            raise IllegalOrder(self.rule, "subs is a list of two German submarine ids")
+        refuse(merge_why_not(state, [state.unit(i) for i in ids]))
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        from workbench.rulesets.eto import values
+
+        subs = [state.unit(i) for i in order["subs"]]
+        at = subs[0].location
+        boat = _pool(state, "uboat")[0]
+        for s in subs:
+            s.location, s.reduced = values.FORCE_POOL, False
+            s.props["pool_of"] = "GE"
+        boat.location, boat.reduced = at, False
+        boat.props.pop("pool_of", None)
+        boat.props["in_port"] = True
+        state.emit("converted", side="axis", rule=self.rule, at=at,
+                   text=f"{', '.join(s.id for s in subs)} traded for {boat.id} at {at}")
