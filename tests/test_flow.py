@@ -121,7 +121,8 @@ def test_real_sequences_declare_every_phase():
         "secondary-advance", "breakthrough-move"]
     assert [c.key for c in eto.roots["monthly"].children] == [
         "weather", "strategic", "naval-air", "offensive", "movement", "end"]
-    assert len(eto.nodes["monthly/strategic"].children) == 5
+    assert [c.path.rsplit("/", 1)[1] for c in eto.nodes["monthly/strategic"].children] == [
+        "conversion", "bombing", "arctic", "raiders", "uboats", "iron-route"]  # 11.5, then Steps 1-5
     assert eto.nodes["monthly/naval-air/sides"].chooser == "initiative"
     assert len(eto.nodes["monthly/naval-air/sides"].children) == 4
     assert eto.nodes["monthly/offensive"].kind == "alternate"
