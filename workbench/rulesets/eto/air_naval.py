@@ -76,7 +76,7 @@ def _stp(ship: dict[str, Any]) -> bool:
 
 
 def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targets: list[str] | None = None,
-               port: str | None = None, stack_size: int | None = None) -> dict[str, Any]:
+               port: str | None = None, stack_size: int | None = None, carrier: bool = False) -> dict[str, Any]:
     """ETO-16.1 B/C, 16.2-16.4: one bomber's attacks on the ships in its hex.
 
     ``targets``: the ship attacked by each attack, in order (16.1 B: a new or the same target
@@ -92,7 +92,7 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targe
         raise IllegalOrder("ETO-16.0", f"{bomber.id} is not flying as a bomber")
     if air_combat.aborted(bomber):
         raise IllegalOrder("ETO-15.6", f"{bomber.id} is aborted and cannot make air-naval attacks")
-    if not values.on_map(bomber):
+    if not values.on_map(bomber) and not carrier:  # carrier air strikes wherever its CV is (9.0)
         raise IllegalOrder("ETO-16.0", f"{bomber.id} is not on the map")
     n = attacks(air_units.strength(state, bomber), air_units.underlined(state, bomber), tables)
     plan = list(targets) if targets is not None else [None] * n

@@ -1,0 +1,256 @@
+"""Naval combat: commitment, gunfire by sub-rounds, hits, withdrawal (ETO-9.0-9.6, 10.9, 11.4).
+
+:func:`resolve` fights one battle between two sides' naval units in one space and returns what
+happened, round by round; every die is rolled through ``state.roll`` and every round is an event,
+so the log shows the battle as it went.  The players' choices come in a :class:`Plan` per side:
+
+* ``hold_out``: units kept out of round 1 / round 2 (9.1: only as far as the rule allows);
+* ``targets``: preferred targets in order; each firing unit takes the first one it may attack
+  under 9.4's spreading, else the default choice;
+* ``withdraw``: units withdrawn after round 1 ("all", a list of at most half rounded up, or
+  none; 9.6); ``pursue``: fight round 2 against an enemy that withdrew entirely (default yes).
+
+Both plans are given before the battle, so the withdrawals are secret and simultaneous (9.6,
+GAP-24).  The default choices (no plan) are the kernel's: commit everything, fire at the most
+valuable hittable target, never withdraw.  A carrier's naval air strikes before the gunfire
+(9.0) through :mod:`air_naval`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.engine.errors import IllegalOrder
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import naval_units, sea_transport
+
+RULE = "ETO-9.0"
+#: 9.3: round 1's six sub-rounds, by current gunnery
+SUB_ROUNDS = (5, 4, 3, 2, 1, 0)
+#: The default choice of target: named capital ships first, then the rest (9.2 leaves it free).
+VALUE = {"BB": 6, "CV": 6, "CA": 4, "CVE": 3, "STP": 3, "CL": 2, "DD": 1, "DE": 1, "SS": 1}
+
+
+@dataclass
+class Plan:
+    """One side's choices for a battle (see the module docstring)."""
+
+    hold_out: dict[int, list[str]] = field(default_factory=dict)
+    targets: list[str] = field(default_factory=list)
+    withdraw: str | list[str] | None = None
+    pursue: bool = True
+
+
+def committed_why_not(state: State, mine: list[Unit], theirs: list[Unit], held: list[str]) -> str | None:
+    """ETO-9.1: the side with fewer naval units commits all; the side with more commits at least one
+    unit per enemy unit with a gunnery rating (STP markers count as one unit, 10.3)."""
+    if not held:
+        return None
+    n_mine, n_theirs = naval_units.unit_count(state, mine), naval_units.unit_count(state, theirs)
+    if n_mine <= n_theirs:
+        return "the side with the fewer naval units must commit its entire stack"
+    left = [u for u in mine if u.id not in held]
+    need = sum(1 for u in theirs if naval_units.gunnery(state, u) is not None)
+    if naval_units.unit_count(state, left) < need:
+        return f"at least one unit per enemy unit with a gunnery rating ({need}) must be committed"
+    return None
+
+
+def roll_hit(state: State, shooter: Unit, target: Unit, side: str, rnd: str) -> dict[str, Any]:
+    """ETO-9.2/9.5/11.4: 2d6 + gunnery against the target's armor; a natural 12 always hits;
+    doubles that hit sink (a 12 that was needed, armor - gunnery >= 12, is a plain hit)."""
+    g = int(naval_units.gunnery_against(state, shooter, target) or 0)
+    armor = naval_units.armor(state, target)
+    needed = armor - g
+    dice = state.roll(2, purpose=f"{shooter.id} fires at {target.id} (gunnery {g} against armor {armor}; {rnd})",
+                      rule="ETO-9.2", side=side)
+    total = sum(dice)
+    hit = total >= needed or total == 12
+    doubles = dice[0] == dice[1]
+    sink = hit and doubles and not (total == 12 and needed >= 12)
+    return {"shooter": shooter.id, "target": target.id, "dice": list(dice), "gunnery": g, "armor": armor,
+            "hit": hit, "sink": sink}
+
+
+def _pick(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, int], prefs: list[str]) -> Unit | None:
+    """ETO-9.4: no unit is attacked k+1 times in a round before every enemy unit in the battle
+    was attacked k times.  Among those allowed: the plan's first preference, else the most
+    valuable target weighted by the chance to hit it."""
+    live = [e for e in enemies if naval_units.is_naval(state, e) and e.location not in ("Force pool", "Eliminated")]
+    if not live:
+        return None
+    low = min(attacked.get(e.id, 0) for e in live)
+    allowed = [e for e in live if attacked.get(e.id, 0) == low]
+    for p in prefs:
+        for e in allowed:
+            if e.id == p:
+                return e
+
+    def score(e: Unit) -> tuple[float, str]:
+        g = int(naval_units.gunnery_against(state, shooter, e) or 0)
+        need = naval_units.armor(state, e) - g
+        p_hit = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need or a + b == 12) / 36
+        return (-p_hit * VALUE.get(naval_units.kind(state, e), 1) * (2 if naval_units.damaged(e) else 1), e.id)
+
+    return sorted(allowed, key=score)[0]
+
+
+def _apply(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
+    """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round: doubles sink, a hit on
+    an undamaged unit damages it, a second hit sinks; an STP hit removes one STP."""
+    for s in shots:
+        if not s["hit"]:
+            continue
+        t = units[s["target"]]
+        if t.location in ("Force pool", "Eliminated"):
+            continue
+        if naval_units.is_stp(state, t):
+            t.props["points"] = naval_units.stp_points(t) - 1
+            if naval_units.stp_points(t) <= 0:
+                naval_units.sink(state, t, "ETO-10.9", " (its last STP)")
+            else:
+                sea_transport.check_lift(state, t.side, t.location)
+            continue
+        if s["sink"]:
+            naval_units.sink(state, t, "ETO-9.5", f" by {s['shooter']} (doubles)")
+        else:
+            naval_units.damage(state, t, "ETO-9.5", f" by {s['shooter']}")
+
+
+def _afloat(state: State, units: list[Unit]) -> list[Unit]:
+    return [u for u in units if u.location not in ("Force pool", "Eliminated")]
+
+
+def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[Unit]], plans: dict[str, Plan],
+          attacked: dict[str, int], rnd: str) -> list[dict[str, Any]]:
+    shots = []
+    for side, ships in firing.items():
+        for u in ships:
+            if naval_units.gunnery(state, u) is None:
+                continue
+            t = _pick(state, u, targets[side], attacked, plans[side].targets)
+            if t is None:
+                continue
+            attacked[t.id] = attacked.get(t.id, 0) + 1
+            shots.append(roll_hit(state, u, t, side, rnd))
+    return shots
+
+
+def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan) -> list[Unit]:
+    """ETO-9.6: "any number up to half (rounded up) of his units, or all of them"."""
+    w = plan.withdraw
+    if not w:
+        return []
+    if w == "all":
+        return list(ships)
+    chosen = [u for u in ships if u.id in set(w)]
+    if len(chosen) > math.ceil(len(ships) / 2) and len(chosen) != len(ships):
+        raise IllegalOrder("ETO-9.6", f"{side} may withdraw at most half its {len(ships)} units (rounded up), "
+                                      f"or all of them, not {len(chosen)}")
+    return chosen
+
+
+def carrier_strikes(state: State, sides: dict[str, list[Unit]]) -> list[dict[str, Any]]:
+    """ETO-9.0: the naval air on an undamaged CV in the battle attacks the enemy ships before any
+    gunfire (air-naval combat, 16.0)."""
+    from workbench.rulesets.eto import air_naval, air_units
+
+    out = []
+    for side, ships in sides.items():
+        enemy = [u for s, us in sides.items() if s != side for u in _afloat(state, us)]
+        cvs = {u.id for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)}
+        for air in air_units.air_units(state, side):
+            if air.props.get("carrier") not in cvs or not enemy:
+                continue
+            air.props["role"] = "bomber"
+            dicts = [{"id": u.id, "armor": naval_units.armor(state, u), "kind": naval_units.kind(state, u),
+                      "named": naval_units.is_named(state, u)} for u in _afloat(state, enemy)]
+            res = air_naval.bomb_ships(state, air, dicts, carrier=True)
+            by = {u.id: u for u in enemy}
+            for d in dicts:
+                u = by[d["id"]]
+                if d.get("sunk"):
+                    naval_units.sink(state, u, "ETO-16.2", f" by {air.id}")
+                for _ in range(int(d.get("hits", 0))):
+                    if u.location in ("Force pool", "Eliminated"):
+                        break
+                    if naval_units.is_stp(state, u):
+                        _apply(state, [{"hit": True, "sink": False, "target": u.id, "shooter": air.id}], by)
+                    else:
+                        naval_units.damage(state, u, "ETO-16.2", f" by {air.id}")
+            out.append(res)
+    return out
+
+
+def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: dict[str, Plan] | None = None,
+            port: bool = False) -> dict[str, Any]:
+    """ETO-9.0-9.6: one naval battle in ``space`` between the two ``sides`` (the intercepting
+    group and the intercepted stack); ``port``: a battle for a port (7.7), no withdrawal."""
+    plans = {s: (plans or {}).get(s) or Plan() for s in sides}
+    a, b = list(sides)
+    units = {u.id: u for us in sides.values() for u in us}
+    out: dict[str, Any] = {"space": space, "rounds": [], "withdrew": {a: [], b: []}}
+    state.emit("naval_battle", rule=RULE, at=space,
+               text=f"naval battle at {space}: " + "; ".join(f"{s} {', '.join(u.id for u in us)}" for s, us in sides.items()))
+    out["air"] = carrier_strikes(state, sides)
+    fighting = {s: _afloat(state, us) for s, us in sides.items()}
+    for rnd in (1, 2):
+        committed = {}
+        for s in sides:
+            other = b if s == a else a
+            held = plans[s].hold_out.get(rnd, [])
+            why = committed_why_not(state, fighting[s], fighting[other], held)
+            if why:
+                raise IllegalOrder("ETO-9.1", f"{s}: {why}")
+            committed[s] = [u for u in fighting[s] if u.id not in held]
+        attacked: dict[str, int] = {}
+        shots_all: list[dict[str, Any]] = []
+        if rnd == 1:
+            fired: set[str] = set()
+            for g in SUB_ROUNDS:  # 9.3: by current gunnery; damage applied at each sub-round's end
+                firing = {s: [u for u in _afloat(state, committed[s]) if u.id not in fired
+                              and naval_units.gunnery(state, u) == g] for s in sides}
+                targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
+                shots = _fire(state, firing, targets, plans, attacked, f"round 1, gunnery-{g} sub-round")
+                fired |= {u.id for us in firing.values() for u in us}
+                _apply(state, shots, units)
+                shots_all += shots
+        else:
+            firing = {s: _afloat(state, committed[s]) for s in sides}
+            targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
+            shots_all = _fire(state, firing, targets, plans, attacked, "round 2")
+            _apply(state, shots_all, units)
+        out["rounds"].append(shots_all)
+        state.emit("naval_round", rule="ETO-9.3", at=space, round=rnd,
+                   text=f"round {rnd} at {space}: {sum(s['hit'] for s in shots_all)} hit(s) in {len(shots_all)} shot(s)",
+                   shots=shots_all)
+        fighting = {s: _afloat(state, fighting[s]) for s in sides}
+        if rnd == 2 or not all(fighting.values()):
+            break
+        # 9.6: withdrawal, chosen secretly before the battle, revealed together
+        if port:
+            continue
+        w = {s: _withdrawals(state, s, fighting[s], plans[s]) for s in sides}
+        for s, us in w.items():
+            for u in us:
+                u.props["withdrew"] = state.turn_label
+            out["withdrew"][s] = [u.id for u in us]
+        stay = {s: [u for u in fighting[s] if u not in w[s]] for s in sides}
+        if all(not stay[s] for s in sides):
+            break
+        whole = [s for s in sides if fighting[s] and not stay[s]]
+        if whole:  # one side withdrew entirely: the other's remaining ships may fight its whole force
+            (gone,) = whole
+            chaser = b if gone == a else a
+            if not plans[chaser].pursue:
+                break
+            fighting = {gone: fighting[gone], chaser: stay[chaser]}
+        else:
+            fighting = stay
+        state.emit("naval_withdrawal", rule="ETO-9.6", at=space,
+                   text="withdrawn: " + "; ".join(f"{s} {', '.join(out['withdrew'][s]) or 'none'}" for s in sides))
+    out["survivors"] = {s: [u.id for u in _afloat(state, us)] for s, us in sides.items()}
+    return out
