@@ -38,7 +38,10 @@ from workbench.rulesets.eto import (
     income,
     initiative,
     losses,
+    naval_movement,
+    naval_upkeep,
     paradrop,
+    ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     rail,
     reaction,
     reaction_attack,
@@ -118,7 +121,7 @@ class ETORuleset(ETOFace, Ruleset):
             air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
-            uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(),
+            uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -129,6 +132,8 @@ class ETORuleset(ETOFace, Ruleset):
         p["resolve:exit"] = self._end_attack_sequence
         p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
+        p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
+        p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
         p["end/supply"] = supply.supply_step
         p["end/replenishment"] = replenishment.begin
         p["end/replenishment:exit"] = replenishment.end

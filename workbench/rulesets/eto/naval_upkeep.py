@@ -1,0 +1,61 @@
+"""End-phase upkeep of ships at sea (ETO-7.6, 33.8).
+
+At the end of the End phase's naval movement every naval unit not in a friendly port must be
+paid for: 1 EP per sea space holding the nation's units at sea, 2 EPs where it has more than 8;
+nothing for units in a convoy escort box or that did strategic warfare this turn (U-boats,
+raiders).  A nation that cannot pay marks those units out of supply (33.8).  Minor allies'
+ships are paid by their major partner.  Numbers: ``tables/naval_movement.toml [upkeep]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import convoys, naval_units, ports, values
+
+RULE = "ETO-7.6"
+
+
+def at_sea(state: State, u: Unit) -> bool:
+    """Outside a friendly port, not in an escort or port box, not a strategic warfare unit."""
+    if naval_units.in_port(u) and ports.friendly(state, u.side, u.location):
+        return False
+    if u.location in state.map.boxes and u.location not in ("US coastal box",):
+        return False
+    if naval_units.is_uboat(state, u):
+        return False  # U-boats do strategic warfare every turn (5.1)
+    route = convoys.route_at(state, u.location)
+    if route and naval_units.kind(state, u) in ("BB", "CA", "CL", "CV") and u.nation == "GE":
+        return False  # surface raiders on a route did strategic warfare this turn (4.1)
+    return values.on_map_label(u.location) or u.location in state.map.sea_areas or u.location == "US coastal box"
+
+
+def bill(state: State) -> dict[tuple[str, str], list[Unit]]:
+    """(paying major, space) -> its units at sea there."""
+    out: dict[tuple[str, str], list[Unit]] = {}
+    for u in naval_units.naval_units(state):
+        if at_sea(state, u):
+            out.setdefault((values.major_of(state, u.nation), u.location), []).append(u)
+    return out
+
+
+def pay(state: State, *_: Any) -> None:
+    """ETO-7.6: each nation pays for its ships at sea, or they are marked OOS (33.8)."""
+    t = state.ruleset.tables["naval_movement"]["upkeep"]
+    for (major, space), units in sorted(bill(state).items()):
+        n = naval_units.unit_count(state, units)
+        cost = int(t["per_big_area"]) if n > int(t["big_stack"]) else int(t["per_area"])
+        key = f"{major}.eps"
+        have = int(state.tracks.get(key, 0))
+        if have >= cost:
+            state.tracks[key] = have - cost
+            state.emit("naval_upkeep", side=units[0].side, rule=RULE, nation=major, eps=cost, at=space,
+                       text=f"{major} pays {cost} EP(s) for {n} naval unit(s) at sea in {space}")
+        else:
+            for u in units:
+                u.props["oos"] = True
+            state.emit("naval_upkeep", side=units[0].side, rule="ETO-33.8", nation=major, eps=0, at=space,
+                       text=f"{major} cannot pay {cost} EP(s) for its ships at sea in {space}: they are marked "
+                            "out of supply")

@@ -1,0 +1,116 @@
+"""Ports: which hexes and boxes are ports, their capacity, who may enter (ETO-7.7, 7.8).
+
+A port is an area inside its coastal hex: a ship in the hex is either in the port
+(``props["in_port"]``) or outside it, at sea.  Ports are the map's ``port`` column (minor: 10
+naval units, major: 20; an STP stack counts as one, 10.3) and the port boxes (the US, Canada,
+Capetown and India boxes: unlimited; the Iraq transit box: 10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.errors import Refusal
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import naval_units, values, weather
+from workbench.rulesets.eto.control import ENTRY_HOOKS, SIDE_CODE, control
+
+RULE = "ETO-7.7"
+PORT_BOXES = ("US box", "Canada box", "Capetown box", "India box", "Iraq transit box")
+
+
+def table(state: State) -> dict[str, Any]:
+    return state.ruleset.tables["naval_movement"]["ports"]
+
+
+def size(state: State, space: str) -> str | None:
+    """"minor", "major", "box" (unlimited) or "iraq" for a port; None elsewhere."""
+    if space in PORT_BOXES:
+        return "iraq" if space == "Iraq transit box" else "box"
+    if not values.on_map_label(space):
+        return None
+    p = state.map.hexes["port"][state.map.index(space)]
+    return str(p) if p in ("minor", "major") else None
+
+
+def capacity(state: State, space: str) -> int | None:
+    """ETO-7.7/7.8: naval units the port holds (None: unlimited)."""
+    s = size(state, space)
+    return {"minor": int(table(state)["minor"]), "major": int(table(state)["major"]),
+            "iraq": int(table(state)["iraq_transit"])}.get(s or "")
+
+
+def in_port(state: State, side: str, space: str) -> list[Unit]:
+    return [u for u in naval_units.naval_units(state, side, space) if naval_units.in_port(u)]
+
+
+def friendly(state: State, side: str, space: str) -> bool:
+    """A port of the side (partner ports count, 7.7: "may base in partner ports")."""
+    if space in PORT_BOXES:
+        return side == "allies"
+    return values.on_map_label(space) and control(state)[state.map.index(space)] == SIDE_CODE[side]
+
+
+def london_ok(state: State, side: str, space: str) -> bool:
+    """ETO-7.8: London is a port only for a side that also controls Harwich and Dover."""
+    hm = state.map
+    try:
+        if space != hm.hex_of("London"):
+            return True
+        return all(control(state)[hm.index(hm.hex_of(p))] == SIDE_CODE[side] for p in table(state)["london_needs"])
+    except KeyError:
+        return True
+
+
+def enter_why_not(state: State, side: str, units: list[Unit], space: str) -> Refusal | None:
+    """ETO-7.7/7.8: may ``units`` enter the port at ``space`` now."""
+    if size(state, space) is None:
+        return Refusal(RULE, f"{space} has no port")
+    if space in weather.icebound_ports(state):
+        return Refusal("ETO-7.8", f"{space} is icebound: naval units cannot enter or leave it")
+    if not london_ok(state, side, space):
+        return Refusal("ETO-7.8", "London is a port only for the side that also controls Harwich and Dover")
+    if space in PORT_BOXES and side != "allies":
+        return Refusal("ETO-7.8", f"the Axis never enters the {space}")
+    if space == "Iraq transit box" and any(u.nation != "UK" for u in units):
+        return Refusal("ETO-7.8", "only UK units use the Iraq land transit box")
+    if not friendly(state, side, space):
+        heavy = [u for u in in_port(state, values.other(side), space) if naval_units.kind(state, u) in ("BB", "CA")]
+        if heavy:
+            return Refusal(RULE, f"naval units may not enter an enemy port holding a BB or CA ({heavy[0].id})")
+    cap = capacity(state, space)
+    if cap is not None:
+        now = naval_units.unit_count(state, in_port(state, side, space))
+        adding = naval_units.unit_count(state, [u for u in units if not naval_units.in_port(u) or u.location != space])
+        if now + adding > cap:
+            return Refusal(RULE, f"the port at {space} holds {cap} naval units; {now} are there")
+    return None
+
+
+def enemy_ships_in_port(state: State, side: str, space: str) -> list[Unit]:
+    """ETO-7.7: entering a port with enemy DD, CV, CL or STPs means a naval battle there."""
+    return [u for u in in_port(state, values.other(side), space)
+            if naval_units.kind(state, u) in ("DD", "CV", "CL", "STP", "CVE", "DE")]
+
+
+def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
+    """ETO-7.7: "Enemy land unit in port hex -> port enemy-controlled instantly; friendly ships in
+    it are outside port in the hex"; 7.8: capturing an icebound port sinks the enemy ships there."""
+    if not naval_units.in_play(state) or not values.is_land_unit(state, unit):
+        return
+    icebound = weather.icebound_ports(state)
+    for label in labels:
+        if size(state, label) is None:
+            continue
+        for ship in in_port(state, values.other(unit.side), label):
+            if label in icebound:
+                naval_units.sink(state, ship, "ETO-7.8", f" in icebound {label}, taken by {unit.id}")
+            else:
+                ship.props.pop("in_port", None)
+                state.emit("port_lost", side=ship.side, rule=RULE, at=label, unit=ship.id,
+                           text=f"{unit.id} takes the port at {label}: {ship.id} is now outside the port")
+
+
+if on_land_entry not in ENTRY_HOOKS:
+    ENTRY_HOOKS.append(on_land_entry)
