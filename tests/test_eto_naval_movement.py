@@ -141,6 +141,8 @@ def test_eto_7_7_entering_an_enemy_port_with_destroyers_is_a_battle(tmp_path):
 
     s.dice = FixedDice(3, 3, 1, 2)   # CL (2) fires first: (3,3) = 8 hits with doubles: sunk
     s.apply({"kind": "sail", "units": ["UK-CL"], "path": ["03248"], "port": True})
+    assert s.decision.kind == "naval_intercept"   # 8.6: the DD in port may intercept in its hex ...
+    s.apply({"kind": "pass"})                      # ... it declines; the port battle still comes
     assert s.units_by_id["GE-DD"].location == "Force pool" and naval_units.in_port(s.units_by_id["UK-CL"])
 
 

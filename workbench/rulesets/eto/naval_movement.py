@@ -238,38 +238,68 @@ def weather_icebound(state: State) -> set[str]:
     return icebound_ports(state)
 
 
+def voyage_record(state: State) -> dict[str, Any] | None:
+    """The voyage waiting on an interception decision (8.2), if any."""
+    return state.markers.get("naval", {}).get("voyage")
+
+
 def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> dict[str, Any]:
-    """Move the stack space by space (the order was checked)."""
-    ph = phase(state)
+    """Start the stack's voyage (the order was checked) and walk it as far as it goes."""
     start = units[0].location
-    voyage = {"side": side, "units": [u.id for u in units], "from": start, "path": list(path), "at": start,
-              "mp": 0, "halted": False}
-    here = start
+    voyage = {"side": side, "units": [u.id for u in units], "from": start, "path": list(path), "left": list(path),
+              "at": start, "mp": 0, "halted": False, "port": bool(to_port), "phase": phase(state),
+              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None}
     for u in units:
         u.props.pop("in_port", None)
-    escorting = len(path) == 1 and _escort_route(state, path[0]) is not None
-    for space in path:
-        if not escorting:
-            voyage["mp"] += sea_spaces.step_cost(state, side, here, space) or (
-                sea_spaces.graph(state).area_mp.get(space, 0) if _escort_route(state, here) else 0)
-        for u in units:
-            u.location = space
-        here = voyage["at"] = space
-        if any(hook(state, voyage) for hook in OFFER_HOOKS):
-            voyage["halted"] = True
+    return continue_voyage(state, voyage)
+
+
+def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
+    """ETO-7.0/8.2: walk the voyage space by space; in each space the other side may be offered an
+    interception (:data:`OFFER_HOOKS`), and the voyage waits for it in ``markers["naval"]``."""
+    side = voyage["side"]
+    state.markers.setdefault("naval", {}).pop("voyage", None)
+    while voyage["left"]:
+        live = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == voyage["at"]]
+        if not live:
             break
-    live = [u for u in units if u.location == here]
+        space = voyage["left"][0]
+        here = voyage["at"]
+        step = 0
+        if not voyage["escorting"]:
+            step = sea_spaces.step_cost(state, side, here, space) or (
+                sea_spaces.graph(state).area_mp.get(space, 0) if _escort_route(state, here) else 0)
+            one_space = len(voyage["path"]) == 1 and voyage["phase"] == "naval-air"
+            if voyage["mp"] + step > allowance(state, live) and not one_space:
+                break  # 9.5: a ship damaged on the way moves on at its damaged speed, if it can
+        voyage["left"].pop(0)
+        voyage["mp"] += step
+        for u in live:
+            u.location = space
+        voyage["at"] = space
+        if any(hook(state, voyage) for hook in OFFER_HOOKS):
+            state.markers["naval"]["voyage"] = voyage
+            return voyage  # an interrupt waits for the other side (8.2)
+    return finish_voyage(state, voyage)
+
+
+def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
+    """The stack has stopped: mark it moved, count its cargo's MP, and enter the port if asked
+    (7.7: fighting for an enemy port first)."""
+    side, here, ph = voyage["side"], voyage["at"], voyage["phase"]
+    live = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == here]
     for u in live:
         u.props["sailed"] = state.turn_label
         u.props["sailed_phase"] = f"{state.turn_label}/{ph}"
-        if escorting:
+        if voyage["escorting"]:
             u.props["escort_since"] = state.turn_label
         else:
             u.props.pop("escort_since", None)
         if naval_units.is_stp(state, u) or naval_units.kind(state, u) in ("DD", "CL"):
             sea_transport.note_voyage(state, u, voyage["mp"])
     entered = False
-    if to_port and not voyage["halted"] and live:
+    stopped = bool(voyage["left"])
+    if voyage["port"] and not stopped and live and ports.enter_why_not(state, side, live, here) is None:
         foes = ports.enemy_ships_in_port(state, side, here)
         if foes:  # 7.7, 8.6: the battle for the port, no withdrawal
             naval_combat.resolve(state, here, {side: live, values.other(side): ports.in_port(state, values.other(side),
@@ -279,9 +309,11 @@ def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: b
             for u in live:
                 u.props["in_port"] = True
             entered = True
-    state.emit("sail", side=side, rule=RULE, at=here, units=[u.id for u in units], path=[start, *path], mp=voyage["mp"],
-               text=f"{', '.join(u.id for u in units)} sail {start} -> {' -> '.join(path)} ({voyage['mp']} MP)"
-                    + (" into port" if entered else "") + (" and are stopped there" if voyage["halted"] else ""))
+    state.emit("sail", side=side, rule=RULE, at=here, units=voyage["units"], path=[voyage["from"], *voyage["path"]],
+               mp=voyage["mp"],
+               text=f"{', '.join(voyage['units'])} sail {voyage['from']} -> {' -> '.join(voyage['path'])} "
+                    f"({voyage['mp']} MP)" + (" into port" if entered else "")
+                    + (f" and stop at {here}" if stopped else ""))
     return voyage
 
 

@@ -38,7 +38,9 @@ from workbench.rulesets.eto import (
     income,
     initiative,
     losses,
+    naval_interception,
     naval_movement,
+    naval_search,
     naval_upkeep,
     paradrop,
     ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
@@ -122,6 +124,7 @@ class ETORuleset(ETOFace, Ruleset):
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(),
+            naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -134,6 +137,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["movement/move:exit"] = self._end_movement
         p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
         p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
+        p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
+        for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
+            p[f"{key}:exit"] = naval_search.clear_step  # 8.5: once per step
         p["end/supply"] = supply.supply_step
         p["end/replenishment"] = replenishment.begin
         p["end/replenishment:exit"] = replenishment.end

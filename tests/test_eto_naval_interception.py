@@ -1,0 +1,96 @@
+"""ETO naval interception (8.0-8.3, 8.7): offers as a voyage enters a space, the attempt, evasion,
+battles, and the Naval Attacks step's searches."""
+
+from __future__ import annotations
+
+from eto_kit import FixedDice, events, new_state, step_to, unit
+
+from workbench.rulesets.eto import naval_units
+
+HARWICH, SCAPA = "03246", "02830"
+
+
+def _state(tmp_path, *units):  # noqa: ANN001, ANN202
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("UK-DD1", "UK", "dd", HARWICH, props={"in_port": True}),
+                             unit("UK-DD2", "UK", "dd", HARWICH, props={"in_port": True}), *units],
+                  west=True, options={"naval": True})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    return s
+
+
+def _sail(s):  # noqa: ANN001, ANN202
+    s.apply({"kind": "sail", "units": ["UK-DD1", "UK-DD2"], "path": ["North Sea", SCAPA], "port": True})
+
+
+def _pass_all(s):  # noqa: ANN001, ANN202
+    """8.2: the mover may be offered again in each space it enters within range (Scapa Flow is a
+    coastal hex of the North Sea): decline every offer."""
+    while s.decision and s.decision.kind == "naval_intercept":
+        s.apply({"kind": "pass"})
+
+
+def test_eto_8_2_entering_a_space_in_range_offers_an_interception_then_goes_on(tmp_path):
+    """8.2: the mover stops in the first space within the enemy's range (the North Sea, where the
+    German CA stands) and the Axis may declare an interception; if it passes the voyage goes on."""
+    s = _state(tmp_path, unit("GE-CA", "GE", "ca", "North Sea", name="Admiral Hipper"))
+    _sail(s)
+    d = s.decision
+    assert d.side == "axis" and d.kind == "naval_intercept" and d.rule == "ETO-8.2"
+    assert s.units_by_id["UK-DD1"].location == "North Sea"
+    assert {"kind": "intercept_naval", "units": ["GE-CA"]} in s.legal_orders()
+    _pass_all(s)
+    assert s.units_by_id["UK-DD1"].location == SCAPA and naval_units.in_port(s.units_by_id["UK-DD1"])
+
+
+def test_eto_8_7_a_faster_stack_evades_a_slower_finder(tmp_path):
+    """8.4/8.7: the CA (speed 12) finds the DDs on a natural 6, but the DDs (14) are faster and
+    outgunned (3 against 2): they evade and sail on; no battle."""
+    s = _state(tmp_path, unit("GE-CA", "GE", "ca", "North Sea", name="Admiral Hipper"))
+    _sail(s)
+    s.dice = FixedDice(6)
+    s.apply({"kind": "intercept_naval", "units": ["GE-CA"]})
+    assert events(s, "evaded") and not events(s, "naval_battle")
+    _pass_all(s)
+    assert s.units_by_id["UK-DD2"].location == SCAPA
+
+
+def test_eto_8_4_a_finding_group_fights_at_once(tmp_path):
+    """8.4/9.0: two German DDs (as fast as the British: no evasion) find on 6; the battle follows at
+    once: round 1 (gunnery-1 sub-round), British first in their own... each side fires twice."""
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"), unit("GE-DD2", "GE", "dd", "North Sea"))
+    _sail(s)
+    s.dice = FixedDice(6, *([1, 2] * 8))
+    s.apply({"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"]})
+    assert events(s, "naval_battle") and len([e for e in events(s, "roll") if e["rule"] == "ETO-9.2"]) == 8
+    assert s.units_by_id["GE-DD1"].location == "North Sea"
+
+
+def test_eto_8_4_a_failed_search_leaves_the_mover_alone(tmp_path):
+    """8.4: 1d6 + 1 (one group) needs 7: a 5 misses; the voyage goes on after the pass."""
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"), unit("GE-DD2", "GE", "dd", "North Sea"))
+    _sail(s)
+    s.dice = FixedDice(5)
+    s.apply({"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"]})
+    assert [e["data"]["found"] for e in events(s, "naval_search")] == [False]
+    assert {"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"]} not in s.legal_orders()   # 8.5
+    _pass_all(s)
+    assert s.units_by_id["UK-DD1"].location == SCAPA
+
+
+def test_eto_8_3_searching_enemy_ships_at_rest_in_the_naval_attacks_step(tmp_path):
+    """8.3: in its Naval Attacks step a side attacks enemy stacks at rest within its range."""
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"))
+    s.apply({"kind": "end_step"})
+    step_to(s, "naval-air/sides/naval-attacks")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/naval-attacks")
+    order = {"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea"}
+    assert order in s.legal_orders()
+    s.dice = FixedDice(6, *([1, 2] * 8))
+    s.apply(order)
+    assert s.units_by_id["UK-DD1"].location == "North Sea" and events(s, "naval_battle")

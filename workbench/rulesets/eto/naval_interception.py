@@ -1,0 +1,281 @@
+"""Naval interception: offers as a voyage enters each space, the interception attempt, searches
+by the non-moving side, evasion and the battles that follow (ETO-8.0-8.3, 8.5-8.7).
+
+* **Moving stacks** (8.2): as a voyage (:mod:`naval_movement`) enters a space, the other side is
+  offered an interception by every eligible stack whose interception range (8.1) covers that
+  space: an interrupt ``naval_intercept`` with ``intercept_naval`` orders and ``pass``.  Each
+  ``intercept_naval`` sends one stack: it moves into the space at no MP cost (8.0), searches in its
+  groups fastest first (8.4), and each group that finds the stack fights it at once (9.0) unless
+  the mover evades (8.7).  ``pass`` lets the voyage go on (8.7: a survivor may continue).
+* **Stacks at rest** (8.3): in its own Naval Attacks step a side may send a stack against enemy
+  ships in a space within its range: ``naval_search``.
+
+Counter-interception chains (a stack moving to intercept being intercepted in turn) are not built:
+interceptors reach the target's space directly.  The mover's evasion is the kernel's choice for
+it: it evades when allowed and the finding group's gunnery outweighs its own (ruling).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import (
+    naval_combat,
+    naval_movement,
+    naval_search,
+    naval_units,
+    ports,
+    sea_spaces,
+    values,
+)
+
+RULE = "ETO-8.2"
+INTERRUPT = "naval_intercept"
+SETTLE = "naval/intercepted"
+
+
+def _step(state: State) -> str:
+    return f"{state.turn_label}/{state.step.key if state.step else ''}"
+
+
+def interceptor_why_not(state: State, u: Unit, space: str, side: str) -> Refusal | None:
+    """Why ``u`` cannot try to intercept in ``space`` now (8.1, 8.5, 8.8, 8.9, 9.6)."""
+    if u.side != side or not naval_units.is_naval(state, u):
+        return Refusal("ETO-8.0", f"{u.id} is not a naval unit of the intercepting side")
+    if naval_units.is_uboat(state, u):
+        return Refusal("ETO-8.9", "U-boats never intercept")
+    if u.location in state.map.boxes and "convoy escort" in u.location:
+        return Refusal("ETO-8.8", "units in a convoy escort box cannot intercept Axis units")
+    if u.location in naval_movement.weather_icebound(state) and naval_units.in_port(u):
+        return Refusal("ETO-8.5", f"{u.location} is icebound")
+    if u.props.get("withdrew_step") == _step(state):
+        return Refusal("ETO-9.6", f"{u.id} withdrew from a naval battle this step")
+    rec = state.markers.get("naval", {}).get("searches", {})
+    if u.id in rec.get("found", []):
+        return Refusal("ETO-8.5", f"{u.id} already found an enemy stack this step")
+    if space not in sea_spaces.interception_range(state, u.location):
+        return Refusal("ETO-8.1", f"{space} is not within {u.id}'s interception range from {u.location}")
+    return None
+
+
+def stacks_able(state: State, side: str, space: str) -> dict[str, list[Unit]]:
+    """Each space holding the side's ships that may try to intercept in ``space``."""
+    out: dict[str, list[Unit]] = {}
+    for u in naval_units.naval_units(state, side):
+        if interceptor_why_not(state, u, space, side) is None:
+            out.setdefault(u.location, []).append(u)
+    return {k: v for k, v in out.items() if any(naval_units.gunnery(state, u) is not None for u in v)}
+
+
+def offer(state: State, voyage: dict[str, Any]) -> bool:
+    """ETO-8.2: the voyage entered ``voyage["at"]``: if the other side could intercept there, ask
+    it and make the voyage wait (True).  Only in the mover's Naval and Air phase (7.6: no naval
+    interception in the End phase) and not into a convoy escort box (8.8)."""
+    if voyage["phase"] != "naval-air" or voyage["escorting"]:
+        return False
+    movers = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == voyage["at"]]
+    if not movers:
+        return False
+    space = voyage["at"]
+    entering_port = voyage["port"] and not voyage["left"] and voyage["path"][-1] == space and len(voyage["path"]) > 1
+    if naval_search.target_why_not(state, movers, space) is not None:
+        return False
+    enemy = values.other(voyage["side"])
+    able = {k: us for k, us in stacks_able(state, enemy, space).items()
+            if naval_search.may_search_why_not(state, us, movers) is None}
+    if not able:
+        return False
+    state.push_interrupt(INTERRUPT, enemy, RULE,
+                         f"intercept {', '.join(voyage['units'])} in {space}? ({len(able)} stack(s) in range)",
+                         ["intercept_naval", "pass"], space=space, on_pass=SETTLE, entering_port=entering_port)
+    return True
+
+
+def settle(state: State, frame: dict[str, Any]) -> None:
+    """The intercepting side is done: the waiting voyage goes on (8.7)."""
+    voyage = naval_movement.voyage_record(state)
+    if voyage is not None:
+        naval_movement.continue_voyage(state, voyage)
+
+
+def _evades(state: State, group: list[Unit], target: list[Unit], *, automatic: bool, evaded: bool) -> bool:
+    if naval_search.may_evade_why_not(state, group, target, automatic=automatic, evaded_already=evaded):
+        return False
+    mine = sum(int(naval_units.gunnery(state, u) or 0) for u in target)
+    theirs = sum(int(naval_units.gunnery(state, u) or 0) for u in group)
+    return theirs > mine
+
+
+def attempt(state: State, side: str, units: list[Unit], space: str, target: list[Unit], *,
+            groups: list[list[Unit]] | None = None, automatic: bool = False,
+            plans: dict[str, naval_combat.Plan] | None = None) -> dict[str, Any]:
+    """ETO-8.0, 8.4-8.7: the stack moves to ``space`` (no MP), searches in groups fastest first;
+    each finding group fights the target at once unless it evades."""
+    groups = groups or [units]
+    refuse(naval_search.groups_why_not(state, units, groups))
+    for u in units:
+        u.location = space
+        u.props.pop("in_port", None)
+    out: dict[str, Any] = {"space": space, "searches": [], "battles": []}
+    evaded = False
+    n = len(groups)
+    for grp in naval_search.in_search_order(state, groups):
+        live_t = [u for u in target if u.location == space]
+        grp = [u for u in grp if u.location == space]
+        if not live_t or not grp:
+            break
+        if naval_search.may_search_why_not(state, grp, live_t):
+            continue
+        if automatic:
+            naval_search.note_search(state, grp, live_t, True)
+            found = True
+        else:
+            found = naval_search.search(state, side, grp, live_t, space, groups=n)
+        out["searches"].append({"group": [u.id for u in grp], "found": found})
+        if not found:
+            continue
+        if _evades(state, grp, live_t, automatic=automatic, evaded=evaded):
+            evaded = True
+            state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
+                       text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
+            continue
+        res = naval_combat.resolve(state, space, {side: grp, live_t[0].side: live_t}, plans=plans)
+        for uid_list in res["withdrew"].values():
+            for uid in uid_list:
+                state.units_by_id[uid].props["withdrew_step"] = _step(state)
+        out["battles"].append(res)
+    return out
+
+
+def _target(state: State, space: str) -> list[Unit]:
+    """The waiting voyage's units still in ``space``."""
+    voyage = naval_movement.voyage_record(state) or {}
+    return [state.units_by_id[i] for i in voyage.get("units", []) if state.units_by_id[i].location == space]
+
+
+class InterceptNavalOrder(OrderKind):
+    """``{"kind": "intercept_naval", "units": [ids], "groups": [[ids], ...]}`` answering a
+    ``naval_intercept`` interrupt (ETO-8.2)."""
+
+    kind = "intercept_naval"
+    rule = RULE
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
+    def _frame(self, state: State) -> dict[str, Any]:
+        f = state.frames[-1] if state.frames else None
+        if not f or f.get("interrupt") != INTERRUPT:
+            raise IllegalOrder(RULE, "no enemy naval stack is waiting to be intercepted")
+        return f
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        f = state.frames[-1] if state.frames else None
+        if not f or f.get("interrupt") != INTERRUPT:
+            return []
+        able = stacks_able(state, f["side"], f["data"]["space"])
+        target = _target(state, f["data"]["space"])
+        return [{"kind": self.kind, "units": [u.id for u in us]} for _, us in sorted(able.items())
+                if naval_search.may_search_why_not(state, us, target) is None]
+
+    def _plan(self, state: State, order: dict[str, Any]) -> tuple[dict[str, Any], list[Unit], list[list[Unit]]]:
+        f = self._frame(state)
+        ids = order.get("units")
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i in state.units_by_id for i in ids):
+            raise IllegalOrder(RULE, "units is a list of naval unit ids")
+        units = [state.units_by_id[i] for i in ids]
+        if len({u.location for u in units}) != 1:
+            raise IllegalOrder("ETO-8.4", "the intercepting units must form one stack (one space)")
+        for u in units:
+            refuse(interceptor_why_not(state, u, f["data"]["space"], f["side"]))
+        raw = order.get("groups") or [ids]
+        if not isinstance(raw, list) or not all(isinstance(g, list) and all(i in ids for i in g) for g in raw):
+            raise IllegalOrder("ETO-8.4", "groups is a list of lists of the intercepting units")
+        groups = [[state.units_by_id[i] for i in g] for g in raw]
+        refuse(naval_search.groups_why_not(state, units, groups))
+        refuse(naval_search.may_search_why_not(state, units, _target(state, f["data"]["space"])))
+        return f, units, groups
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        self._plan(state, order)
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        f, units, groups = self._plan(state, order)
+        space = f["data"]["space"]
+        target = _target(state, space)
+        auto = ports.size(state, units[0].location) is not None and units[0].location == space \
+            and any(naval_units.in_port(u) for u in units)  # 8.6: from the port of the hex entered
+        state.emit("intercept_naval", side=f["side"], rule=RULE, at=space,
+                   text=f"{', '.join(u.id for u in units)} move to intercept {', '.join(u.id for u in target)} in {space}")
+        attempt(state, f["side"], units, space, target, groups=groups, automatic=auto)
+
+
+class NavalSearchOrder(OrderKind):
+    """``{"kind": "naval_search", "units": [ids], "target": space}``: the friendly Naval Attacks
+    step's attack on enemy ships at rest (ETO-8.3)."""
+
+    kind = "naval_search"
+    rule = "ETO-8.3"
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
+    def _targets(self, state: State, side: str, space: str) -> list[Unit]:
+        enemy = [u for u in naval_units.naval_units(state, values.other(side), space) if not naval_units.is_uboat(state, u)]
+        if ports.size(state, space) and not ports.friendly(state, side, space):
+            return enemy  # 8.6: ships able to enter the enemy port intercept those in it automatically
+        return [u for u in enemy if not naval_units.in_port(u)]
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        if d is None:
+            return []
+        out = []
+        spaces = {u.location for u in naval_units.naval_units(state, values.other(d.side))}
+        for space in sorted(spaces):
+            if not sea_spaces.is_space(state, space):
+                continue
+            targets = self._targets(state, d.side, space)
+            if not targets or naval_search.target_why_not(state, targets, space):
+                continue
+            for _, us in sorted(stacks_able(state, d.side, space).items()):
+                if naval_search.may_search_why_not(state, us, targets) is None:
+                    out.append({"kind": self.kind, "units": [u.id for u in us], "target": space})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        self._plan(state, order)
+
+    def _plan(self, state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[Unit]]:
+        d = state.decision
+        ids, space = order.get("units"), order.get("target")
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i in state.units_by_id for i in ids):
+            raise IllegalOrder(self.rule, "units is a list of naval unit ids")
+        if not isinstance(space, str) or not sea_spaces.is_space(state, space):
+            raise IllegalOrder(self.rule, "target is the space of the enemy ships")
+        units = [state.units_by_id[i] for i in ids]
+        if len({u.location for u in units}) != 1:
+            raise IllegalOrder("ETO-8.4", "the searching units must form one stack (one space)")
+        for u in units:
+            refuse(interceptor_why_not(state, u, space, d.side if d else ""))
+        targets = self._targets(state, d.side, space)
+        if not targets:
+            raise IllegalOrder(self.rule, f"there are no enemy ships to search for in {space}")
+        refuse(naval_search.target_why_not(state, targets, space))
+        refuse(naval_search.may_search_why_not(state, units, targets))
+        return units, space, targets
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        units, space, targets = self._plan(state, order)
+        auto = any(naval_units.in_port(u) for u in targets)
+        state.emit("naval_search_order", side=units[0].side, rule=self.rule, at=space,
+                   text=f"{', '.join(u.id for u in units)} search for the enemy ships in {space}")
+        attempt(state, units[0].side, units, space, targets, automatic=auto)
+
+
+if offer not in naval_movement.OFFER_HOOKS:
+    naval_movement.OFFER_HOOKS.append(offer)
