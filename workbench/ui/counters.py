@@ -57,8 +57,9 @@ def stacks(state: State, side: str | None, *, oos: set[str] | None = None,
     units = getattr(view, "units_by_id", state.units_by_id)
     by_hex: dict[tuple[str, str], list[Unit]] = {}
     boxes = state.map.boxes
+    seas = state.map.sea_areas
     for u in units.values():
-        if u.location.isdigit() or u.location in boxes:
+        if u.location.isdigit() or u.location in boxes or u.location in seas:
             by_hex.setdefault((u.location, u.side), []).append(u)
     types = state.ruleset.unit_types
     out: list[Counter] = []

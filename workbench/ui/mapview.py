@@ -102,6 +102,8 @@ class MapView:
         q, r = hm.grid.q, hm.grid.r
         self.hx, self.hy = hex_centres(q, r)
         self.boxes = offmap.box_layout(hm, self.hx, self.hy)
+        self.sea_anchor = offmap.sea_anchors(hm, self.hx, self.hy) if hm.sea_areas else {}
+        self._sea_area = offmap.sea_area_of(hm) if self.sea_anchor else None
         self._click_handlers: list[Callable[[str], None]] = []
         self.counters: list[counters_mod.Counter] = []
         self.selected_unit: str | None = None
@@ -289,10 +291,13 @@ class MapView:
 
     # -- geometry -----------------------------------------------------------------------
     def xy(self, label: str) -> tuple[float, float]:
-        """Where a hex's (or a box's) counters are drawn."""
+        """Where a hex's (or a box's, or a sea area's) counters are drawn."""
         spot = self.boxes.get(label)
         if spot is not None:
             return spot.x, spot.y - 0.4
+        k = self.sea_anchor.get(label)
+        if k is not None:  # ships in a sea area stand just under the area's name
+            return float(self.hx[k]), float(self.hy[k]) - 1.0
         i = self.hm.index(label)
         return float(self.hx[i]), float(self.hy[i])
 
@@ -480,6 +485,12 @@ class MapView:
         """Call ``handler(hex label)`` whenever a hex is tapped in the browser."""
         self._click_handlers.append(handler)
 
+    def sea_area_at(self, label: str) -> str | None:
+        """The sea area an all-sea hex belongs to ('' on land: None)."""
+        if self._sea_area is None or not label.isdigit() or not self.hm.has_hex(label):
+            return None
+        return self._sea_area[self.hm.index(label)] or None
+
     def click(self, label: str) -> None:
         """What a tap on ``label`` does (kernel-side tests call this)."""
         for h in self._click_handlers:
@@ -550,6 +561,14 @@ class MapView:
         if box_marks or name in MARKS:
             keep = [k for k, h in enumerate(hexes) if not (isinstance(h, str) and h in self.boxes)]
             hexes, colours = [hexes[k] for k in keep], [colours[k] for k in keep]
+        if self.sea_anchor and any(isinstance(h, str) and h in self.sea_anchor for h in hexes):
+            wide: list[Any] = []
+            wide_c: list[Any] = []
+            for h, c in zip(hexes, colours, strict=True):  # a sea area lights every hex of it
+                more = np.flatnonzero(self._sea_area == h).tolist() if isinstance(h, str) and h in self.sea_anchor else [h]
+                wide += more
+                wide_c += [c] * len(more)
+            hexes, colours = wide, wide_c
         idx = [self.hm.index(h) if isinstance(h, str) else int(h) for h in hexes]
         if name in MARKS:
             self._box_marks[name] = box_marks

@@ -49,14 +49,22 @@ def sea_area_of(hm: HexMap) -> np.ndarray:
     return np.array([(v or "").split("|")[0] for v in hm.hexes[col].to_list()], dtype=object)
 
 
-def sea_labels(hm: HexMap, hx: np.ndarray, hy: np.ndarray) -> dict[str, list]:
-    """One label per sea area, at the area's hex nearest its median point."""
+def sea_anchors(hm: HexMap, hx: np.ndarray, hy: np.ndarray) -> dict[str, int]:
+    """Each sea area's hex nearest its median point: where its name is written and where ships
+    standing in the area (an ETO space, 7.2) are drawn."""
     area = sea_area_of(hm)
-    out: dict[str, list] = {"x": [], "y": [], "name": []}
+    out: dict[str, int] = {}
     for name in sorted(set(area.tolist()) - {""}):
         idx = np.flatnonzero(area == name)
         mx, my = np.median(hx[idx]), np.median(hy[idx])
-        k = idx[np.argmin((hx[idx] - mx) ** 2 + (hy[idx] - my) ** 2)]
+        out[name] = int(idx[np.argmin((hx[idx] - mx) ** 2 + (hy[idx] - my) ** 2)])
+    return out
+
+
+def sea_labels(hm: HexMap, hx: np.ndarray, hy: np.ndarray) -> dict[str, list]:
+    """One label per sea area, at its anchor hex (:func:`sea_anchors`)."""
+    out: dict[str, list] = {"x": [], "y": [], "name": []}
+    for name, k in sea_anchors(hm, hx, hy).items():
         out["x"].append(float(hx[k]))
         out["y"].append(float(hy[k]))
         out["name"].append(name)
@@ -139,4 +147,4 @@ def box_layout(hm: HexMap, hx: np.ndarray, hy: np.ndarray) -> dict[str, BoxSpot]
     return spots
 
 
-__all__ = ["BoxSpot", "box_layout", "sea_area_of", "sea_boundaries", "sea_labels"]
+__all__ = ["BoxSpot", "box_layout", "sea_anchors", "sea_area_of", "sea_boundaries", "sea_labels"]

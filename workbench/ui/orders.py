@@ -254,6 +254,9 @@ class OrderEntry:
         if state.decision is None:
             wb.say(f"The game is over: {state.result}", "info")
             return
+        area = wb.map.sea_area_at(label)
+        if area and label not in self.reach and not state.units_at(label):
+            label = area  # a tap on open sea is a tap on its sea area (ships stand in areas, ETO-7.2)
         if self.selected and label in self.reach:
             order = self.reach[label]
             uid = self.selected
