@@ -52,6 +52,7 @@ from workbench.rulesets.eto import (
     results,
     retreat,
     scenario_check,
+    sea_supply,
     sea_transport,
     stacking,
     strategic_bombing,
@@ -125,6 +126,7 @@ class ETORuleset(ETOFace, Ruleset):
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
+            sea_supply.LoadSupplyOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -138,6 +140,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
         p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
+        p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
             p[f"{key}:exit"] = naval_search.clear_step  # 8.5: once per step
         p["end/supply"] = supply.supply_step

@@ -137,7 +137,8 @@ def needed_in(state: State, side: str, space: str, *, mission_of: dict[str, str]
     for u in aboard_in(state, side, space):
         mission = (mission_of or {}).get(u.id, u.props.get("sea_mission", "transport"))
         by.setdefault((mission, _dd_cl_only(state, u)), []).append(u)
-    total = 0
+    total = sum(int(c.props.get("supply_aboard", 0)) * int(table(state)["cost"]["supply_marker"])
+                for c in naval_units.naval_units(state, side, space))  # 32.5: one STP per marker
     for (mission, dd_cl), units in by.items():
         mp = max(int(u.props.get("sea_mp", 0)) for u in units)
         total += requirement(state, units, mission, mp=mp, dd_cl_only=dd_cl)

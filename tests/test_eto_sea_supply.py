@@ -1,0 +1,55 @@
+"""ETO sea supply (32.4, 32.5, 10.5): supply markers made in a port with a land line, carried one
+per STP, landed in a port without one, up to its capacity."""
+
+from __future__ import annotations
+
+from eto_kit import new_state, unit
+
+from workbench.rulesets.eto import sea_supply, supply
+
+SOUTHAMPTON, DOVER = "02748", "03148"
+
+
+def _state(tmp_path, *units):  # noqa: ANN001, ANN202
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return new_state(tmp_path, [unit("UK-stp", "UK", "stp", SOUTHAMPTON, props={"points": 4, "in_port": True}),
+                                unit("UK-inf", "UK", "infantry", "Malta"), *units],
+                     west=True, options={"naval": True})
+
+
+def test_eto_32_4_port_capacities(tmp_path):
+    """32.4: a minor port holds 1 supply marker, a major port 3 (a city resource major port 4)."""
+    s = _state(tmp_path)
+    assert sea_supply.port_capacity(s, DOVER) == 1
+    assert sea_supply.port_capacity(s, SOUTHAMPTON) == 3
+    malta = s.map.hex_of("Malta")
+    assert sea_supply.port_capacity(s, malta) == 3
+
+
+def test_eto_32_5_load_in_a_port_with_a_land_line_one_stp_each(tmp_path):
+    """32.5: markers embark in a port with a land supply line (Southampton, to London); one STP
+    carries one marker: the 4-STP marker loads 4, not 5; Malta (no land line) loads none."""
+    s = _state(tmp_path, unit("UK-stpm", "UK", "stp", "Malta", props={"points": 2, "in_port": True}))
+    stp = s.units_by_id["UK-stp"]
+    assert sea_supply.load_why_not(s, "allies", [stp], 4) is None
+    r = sea_supply.load_why_not(s, "allies", [stp], 5)
+    assert r and r.rule == "ETO-10.2"
+    r = sea_supply.load_why_not(s, "allies", [s.units_by_id["UK-stpm"]], 1)
+    assert r and "no land supply line" in r.why
+
+
+def test_eto_32_4_markers_land_only_where_no_land_line_up_to_capacity(tmp_path):
+    """32.4/10.5: in Step 5 the markers land in a friendly port without a land supply line, up to
+    its capacity (Malta: 3 of the 4 aboard; one stays aboard); the cut-off garrison is then
+    supplied by them (32.4: four units a marker)."""
+    s = _state(tmp_path)
+    stp = s.units_by_id["UK-stp"]
+    sea_supply.LoadSupplyOrder().execute(s, {"kind": "load_supply", "carriers": ["UK-stp"], "markers": 4})
+    sea_supply.debark_supply(s)   # still at Southampton: a land line, nothing lands
+    assert sea_supply.aboard(stp) == 4
+    malta = s.map.hex_of("Malta")
+    stp.location = malta
+    sea_supply.debark_supply(s)
+    assert sea_supply.markers_at(s, malta) == 3 and sea_supply.aboard(stp) == 1
+    inf = s.units_by_id["UK-inf"]
+    assert supply.traces(s, inf)

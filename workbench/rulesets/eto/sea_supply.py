@@ -1,0 +1,147 @@
+"""Sea supply: supply markers made in a port, carried by STPs or DD/CL pairs, landed in ports
+without a land supply line (ETO-32.4, 32.5, 10.5).
+
+``{"kind": "load_supply", "carriers": [ids], "markers": n}`` in the friendly first naval
+movement step: the carriers stand in a friendly port with a land supply line to a source of
+their nation (32.5); each marker needs one STP or one DD/CL pair (10.2, 10.8) and is kept on the
+lead carrier (``props["supply_aboard"]``).  The markers sail with it.  In Step 5 of the Naval and
+Air phase (supply debarkation, 10.5) every carrier in a friendly port that has no land supply
+line to a city resource source (32.4) lands its markers there, up to the port's marker capacity
+(minor 1, city resource minor 2, major 3, city resource major 4); they then supply like any
+marker (:func:`supply.marker_supply`).  Capacities: ``tables/naval_movement.toml [supply_ports]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
+from workbench.engine.ruleset import OrderKind
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import naval_units, ports, sea_transport, supply, values
+from workbench.rulesets.eto.terrain import terrain_arrays
+
+RULE = "ETO-32.5"
+
+
+def aboard(u: Unit) -> int:
+    return int(u.props.get("supply_aboard", 0))
+
+
+def port_capacity(state: State, label: str) -> int:
+    """ETO-32.4: supply markers a port holds (minor 1, city resource minor 2, major 3, city
+    resource major 4)."""
+    t = state.ruleset.tables["naval_movement"]["supply_ports"]
+    size = ports.size(state, label)
+    if size not in ("minor", "major"):
+        return 0
+    cr = bool(terrain_arrays(state).city_resource[state.map.index(label)])
+    return int(t[f"{'city_resource_' if cr else ''}{size}"])
+
+
+def markers_at(state: State, label: str) -> int:
+    m = state.markers.get("supply_markers", {}).get(label) or {}
+    return int(m.get("markers", 0))
+
+
+def land_line(state: State, nation: str, side: str, label: str) -> bool:
+    """A land supply line from the port to a (permanent) source of the nation (32.3, 32.5)."""
+    return bool(values.on_map_label(label)) and supply.reach(state, nation, side)[state.map.index(label)] >= 0
+
+
+def load_why_not(state: State, side: str, carriers: list[Unit], n: int) -> Refusal | None:
+    """ETO-32.5: markers embark in a friendly port with a land supply line to a source; one STP or
+    DD/CL pair per marker, on top of what the carriers already lift (10.1)."""
+    if n < 1:
+        return Refusal(RULE, "load at least one supply marker")
+    if not carriers or len({c.location for c in carriers}) != 1:
+        return Refusal(RULE, "the carriers must be together in one port")
+    at = carriers[0].location
+    for c in carriers:
+        if c.side != side or not (naval_units.is_stp(state, c) or naval_units.kind(state, c) in ("DD", "CL")):
+            return Refusal(RULE, f"{c.id} is not a friendly STP marker, DD or CL")
+        if naval_units.is_stp(state, c) and c.props.get("stp_task") == state.turn_label:
+            return Refusal("ETO-10.0", f"{c.id} already did a task this monthly turn")
+    if not ports.friendly(state, side, at) or ports.size(state, at) not in ("minor", "major"):
+        return Refusal(RULE, f"supply markers embark in a friendly port; {at} is not one")
+    if not land_line(state, carriers[0].nation, side, at):
+        return Refusal(RULE, f"{at} has no land supply line to a supply source")
+    lift = sea_transport.lift(state, sea_transport.carriers_at(state, side, at))
+    need = sea_transport.needed_in(state, side, at) + n
+    if need > lift:
+        return Refusal("ETO-10.2", f"{n} supply marker(s) need {n} STP(s) besides the cargo already aboard; "
+                                   f"the ships at {at} lift {lift}")
+    return None
+
+
+def debark_supply(state: State, *_: Any) -> None:
+    """ETO-10.5 / 32.4 (Naval and Air Step 5): carriers in a friendly port without a land supply
+    line land their supply markers there, up to the port's capacity; the rest stay aboard."""
+    marks = state.markers.setdefault("supply_markers", {})
+    for c in sorted(naval_units.naval_units(state), key=lambda u: u.id):
+        n = aboard(c)
+        if not n or not naval_units.in_port(c) or not ports.friendly(state, c.side, c.location):
+            continue
+        at = c.location
+        if land_line(state, c.nation, c.side, at):
+            state.emit("supply_not_landed", side=c.side, rule="ETO-32.4", hex=at,
+                       text=f"{c.id} keeps its supply markers aboard: {at} has a land supply line already")
+            continue
+        room = port_capacity(state, at) - markers_at(state, at)
+        k = max(0, min(n, room))
+        if not k:
+            continue
+        rec = marks.setdefault(at, {"side": c.side, "markers": 0})
+        rec["side"] = c.side
+        rec["markers"] = int(rec.get("markers", 0)) + k
+        c.props["supply_aboard"] = n - k
+        if not c.props["supply_aboard"]:
+            c.props.pop("supply_aboard")
+        state.emit("supply_landed", side=c.side, rule="ETO-10.5", hex=at,
+                   text=f"{c.id} lands {k} supply marker(s) at {at} ({rec['markers']} there)")
+
+
+class LoadSupplyOrder(OrderKind):
+    """``{"kind": "load_supply", "carriers": [ids], "markers": n}`` (ETO-32.5)."""
+
+    kind = "load_supply"
+    rule = RULE
+
+    def in_game(self, game: Any) -> bool:
+        return bool(game.options.get("naval"))
+
+    def _carriers(self, state: State, order: dict[str, Any]) -> list[Unit]:
+        ids = order.get("carriers")
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i in state.units_by_id for i in ids):
+            raise IllegalOrder(self.rule, "carriers is a list of STP, DD or CL ids")
+        return [state.units_by_id[i] for i in ids]
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        if d is None:
+            return []
+        out = []
+        spaces = {c.location for c in naval_units.naval_units(state, d.side) if naval_units.in_port(c)}
+        for at in sorted(spaces):
+            cs = [c for c in sea_transport.carriers_at(state, d.side, at) if naval_units.is_stp(state, c)]
+            if cs and load_why_not(state, d.side, cs, 1) is None:
+                out.append({"kind": self.kind, "carriers": [c.id for c in cs], "markers": 1})
+        return out
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        d = state.decision
+        n = order.get("markers", 1)
+        if not isinstance(n, int):
+            raise IllegalOrder(self.rule, "markers is a whole number")
+        refuse(load_why_not(state, d.side if d else "", self._carriers(state, order), n))
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        cs = self._carriers(state, order)
+        n = int(order.get("markers", 1))
+        cs[0].props["supply_aboard"] = aboard(cs[0]) + n
+        for c in cs:
+            if naval_units.is_stp(state, c):
+                c.props["stp_task"] = state.turn_label
+        state.emit("supply_loaded", side=cs[0].side, rule=self.rule, hex=cs[0].location,
+                   text=f"{n} supply marker(s) made at {cs[0].location} and loaded on {', '.join(c.id for c in cs)}")
