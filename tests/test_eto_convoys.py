@@ -168,6 +168,7 @@ def test_eto_5_6_fewer_than_two_north_atlantic_stacks_close_the_atlantic(tmp_pat
     North and South Atlantic routes for the next three months; 16 DDs keep them open.  A CVE with
     air counts 4, without air 0."""
     s = _state(tmp_path, *_escorts(NA, 12, 1))
+    s.game.options["strategic-warfare"] = True
     convoys.seasonal_check(s)
     assert not convoys.closed(s, "north_atlantic")
     s.units_by_id["UK-NA-air0"].props.pop("carrier")

@@ -122,12 +122,15 @@ def seasonal_check(state: State, *_: Any) -> None:
     convoy escort box during a seasonal turn or the North and South Atlantic routes are
     automatically closed for the next three months" (36.4)."""
     e = table(state)["escorts"]
-    if not any(naval_units.is_naval(state, u) for u in state.units_by_id.values()):
-        return  # no war at sea in this game
+    if not naval_units.in_play(state) or not state.game.options.get("strategic-warfare"):
+        return  # no convoy war in this game
     have = own_stacks(state, "north_atlantic")
     if have >= int(e["na_minimum_stacks"]):
         return
-    y, m = int(state.turn_label[:4]), int(state.turn_label[5:7])
+    label = state.turn_label
+    first = {"winter": 1, "spring": 4, "summer": 7, "autumn": 10}
+    y = int(label[:4])
+    m = first[label[5:]] if label[5:] in first else int(label[5:7])  # the season's first month
     m += int(e["na_closure_months"])
     y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
     until = f"{y:04d}-{m:02d}"

@@ -153,8 +153,8 @@ def _exclusion_why_not(state: State, side: str, units: list[Unit], start: str, p
     return None
 
 
-def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> Refusal | None:
-    """Every rule a sail order must pass, checked before anything moves."""
+def stack_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
+    """What refuses these units any voyage now, whatever the path (7.0, 7.1, 7.6, 9.6, 11.1)."""
     ph = phase(state)
     if ph is None:
         return Refusal("ETO-7.0", "naval units move only in the Naval and Air phase and the End phase")
@@ -169,55 +169,45 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
             return Refusal(RULE, f"{u.id} is not a naval unit of the side moving now")
         if u.props.get("sailed_phase") == f"{state.turn_label}/{ph}":
             return Refusal("ETO-7.1", f"{u.id} already moved in this phase")
-        if u.props.get("withdrew_step") == (state.step.key if state.step else None):
+        if u.props.get("withdrew_step") == f"{state.turn_label}/{state.step.key if state.step else ''}":
             return Refusal("ETO-9.6", f"{u.id} withdrew from a naval battle and stays here this step")
         if ph == "end" and naval_units.in_port(u):
             return Refusal("ETO-7.6", f"{u.id} began the End phase in port and cannot move")
     if any(naval_units.is_submarine(state, u) for u in units) and len(units) > 1:
         return Refusal("ETO-11.1", "a submarine moves alone: it never stacks with other friendly naval units outside port")
-    if not isinstance(path, list) or not path:
-        return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
     if start in state.map.boxes and _escort_route(state, start) is None and start not in sea_spaces.SEA_BOXES:
         return Refusal(RULE, f"ships in the {start} do not sail")
     if start in weather_icebound(state) and any(naval_units.in_port(u) for u in units):
         return Refusal("ETO-7.8", f"{start} is icebound: naval units cannot leave it")
-    if len(path) == 1 and _escort_route(state, path[0]) is not None:
-        return escort_box_why_not(state, side, units, start, path[0])
-    if _escort_route(state, start) is not None:
-        if any(u.props.get("escort_since") == state.turn_label for u in units):
-            return Refusal("ETO-7.5", "ships may leave a convoy escort box only if they began the phase in it")
-        if ph != "naval-air":
-            return Refusal("ETO-7.5", "ships leave a convoy escort box only in the friendly Naval and Air phase")
-        area = convoys.area_of(state, _escort_route(state, start))
-        path_from = area
-        cost, why = path_cost(state, side, area, path[1:]) if path[0] == area else (0, Refusal(
-            "ETO-7.5", f"ships leaving the {start} enter its area first ({area}), paying its MP"))
-        if why:
-            return why
-        cost += sea_spaces.graph(state).area_mp.get(area, 0)
-        start_for_rest = path_from
-    else:
-        cost, why = path_cost(state, side, start, path)
-        if why:
-            return why
-        start_for_rest = start
-    ma = allowance(state, units)
-    if cost > ma and not (len(path) == 1 and ph == "naval-air"):
-        return Refusal("ETO-7.4", f"the voyage costs {cost} MP; the stack has {ma} (only a one-space move is "
-                                  "allowed whatever its cost, and only in the Naval and Air phase)")
+    return None
+
+
+def _subs_involved(state: State, side: str, units: list[Unit], end: str) -> bool:
+    """A submarine moves, or a friendly one waits at sea in ``end`` (11.1's test is needed)."""
+    if any(naval_units.is_submarine(state, u) for u in units):
+        return True
+    key = ("eto.subs_at_sea", side)
+    subs = state.derived(key, lambda: {u.location for u in naval_units.naval_units(state, side)
+                                       if naval_units.is_submarine(state, u) and not naval_units.in_port(u)},
+                         state.event_stamp)
+    return end in subs
+
+
+def end_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str], to_port: bool) -> Refusal | None:
+    """What refuses the voyage's end: the port (7.7, 7.8), the End phase's exclusion (7.6), a
+    submarine stacked at sea (11.1), U-boat posting limits (5.8)."""
     end = path[-1]
     if to_port:
         why = ports.enter_why_not(state, side, units, end)
         if why:
             return why
-    if ph == "end":
-        why = _exclusion_why_not(state, side, units, start_for_rest, path)
+    if phase(state) == "end":
+        why = _exclusion_why_not(state, side, units, start, path)
         if why:
             return why
-    if not to_port and (values.on_map_label(end) or end in state.map.sea_areas):
+    if not to_port and (values.on_map_label(end) or end in state.map.sea_areas) and _subs_involved(state, side, units, end):
         others = [u for u in naval_units.naval_units(state, side, end) if u not in units and not naval_units.in_port(u)]
-        subs = [u for u in [*units, *others] if naval_units.is_submarine(state, u)]
-        if subs and len(others) + len(units) > 1 and not to_port:
+        if any(naval_units.is_submarine(state, u) for u in [*units, *others]) and len(others) + len(units) > 1:
             return Refusal("ETO-11.1", "a submarine cannot end its move stacked with other friendly naval units "
                                        "outside a port")
     for u in units:
@@ -230,6 +220,41 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
                 if why:
                     return why
     return None
+
+
+def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> Refusal | None:
+    """Every rule a sail order must pass, checked before anything moves."""
+    why = stack_why_not(state, side, units)
+    if why:
+        return why
+    ph = phase(state)
+    start = units[0].location
+    if not isinstance(path, list) or not path:
+        return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
+    if len(path) == 1 and _escort_route(state, path[0]) is not None:
+        return escort_box_why_not(state, side, units, start, path[0])
+    if _escort_route(state, start) is not None:
+        if any(u.props.get("escort_since") == state.turn_label for u in units):
+            return Refusal("ETO-7.5", "ships may leave a convoy escort box only if they began the phase in it")
+        if ph != "naval-air":
+            return Refusal("ETO-7.5", "ships leave a convoy escort box only in the friendly Naval and Air phase")
+        area = convoys.area_of(state, _escort_route(state, start))
+        cost, why = path_cost(state, side, area, path[1:]) if path[0] == area else (0, Refusal(
+            "ETO-7.5", f"ships leaving the {start} enter its area first ({area}), paying its MP"))
+        if why:
+            return why
+        cost += sea_spaces.graph(state).area_mp.get(area, 0)
+        start_for_rest = area
+    else:
+        cost, why = path_cost(state, side, start, path)
+        if why:
+            return why
+        start_for_rest = start
+    ma = allowance(state, units)
+    if cost > ma and not (len(path) == 1 and ph == "naval-air"):
+        return Refusal("ETO-7.4", f"the voyage costs {cost} MP; the stack has {ma} (only a one-space move is "
+                                  "allowed whatever its cost, and only in the Naval and Air phase)")
+    return end_why_not(state, side, units, start_for_rest, path, to_port)
 
 
 def weather_icebound(state: State) -> set[str]:
@@ -375,23 +400,25 @@ class SailOrder(OrderKind):
         return out
 
     def _moves(self, state: State, side: str, start: str, grp: list[Unit], ph: str) -> list[dict[str, Any]]:
-        ids = [u.id for u in grp]
-        if any(u.props.get("sailed_phase") == f"{state.turn_label}/{ph}" for u in grp):
+        """The group's voyages: every space Dijkstra reaches within its MA (their cost is right by
+        construction), the one-space moves, and the escort boxes."""
+        if stack_why_not(state, side, grp) is not None:
             return []
+        ids = [u.id for u in grp]
         out = []
         if _escort_route(state, start) is None:
             costs, paths = sea_spaces.reach(state, side, start, allowance(state, grp))
-            if ph == "naval-air":
-                for nxt in sea_spaces.graph(state).neighbours(start) if sea_spaces.is_space(state, start) else {}:
+            if ph == "naval-air" and sea_spaces.is_space(state, start):
+                for nxt in sea_spaces.graph(state).neighbours(start):
                     if nxt not in paths and sea_spaces.step_cost(state, side, start, nxt) is not None:
                         paths[nxt] = [nxt]
             for dest, path in sorted(paths.items()):
                 for port in ((False, True) if ports.size(state, dest) else (False,)):
-                    if sail_why_not(state, side, grp, path, port) is None:
+                    if end_why_not(state, side, grp, start, path, port) is None:
                         out.append({"kind": self.kind, "units": ids, "path": path, **({"port": True} if port else {})})
             for r in convoys.routes(state):
                 box = convoys.box_of(state, r)
-                if escort_box_why_not(state, side, grp, start, box) is None and sail_why_not(state, side, grp, [box], False) is None:
+                if escort_box_why_not(state, side, grp, start, box) is None:
                     out.append({"kind": self.kind, "units": ids, "path": [box]})
         else:
             area = convoys.area_of(state, _escort_route(state, start))

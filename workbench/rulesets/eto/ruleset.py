@@ -41,6 +41,7 @@ from workbench.rulesets.eto import (
     naval_interception,
     naval_movement,
     naval_search,
+    naval_units,
     naval_upkeep,
     paradrop,
     ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
@@ -108,7 +109,7 @@ class ETORuleset(ETOFace, Ruleset):
     version = "0.2"
     sides = ("axis", "allies")
     boxes = ("Force pool", "Replenishment", "Unplaced", "Eliminated", "Turn track", "Siberian Transfers")
-    scenario_keys = frozenset({"seasonal_turns", "control_regions"})
+    scenario_keys = frozenset({"seasonal_turns", "control_regions", "supply_markers"})
     unit_keys = frozenset({"note", "points"})
     optional_rules = scenario_check.OPTIONAL_RULES
 
@@ -227,6 +228,17 @@ class ETORuleset(ETOFace, Ruleset):
         if not air_units.in_play(state):  # a scenario played without its air war keeps no air counters
             for uid in [uid for uid, u in state.units_by_id.items() if values.is_air_counter(state, u)]:
                 del state.units_by_id[uid]
+        if not naval_units.in_play(state):  # nor one played without its war at sea its ships
+            for uid in [uid for uid, u in state.units_by_id.items() if values.is_naval_counter(state, u)]:
+                del state.units_by_id[uid]
+        for spec in sc.units:  # STP markers' points (10.1)
+            u = state.units_by_id.get(spec["id"])
+            if u is not None and spec.get("points") and naval_units.is_stp(state, u):
+                u.props["points"] = int(spec["points"])
+        marks = state.markers.setdefault("supply_markers", {}) if sc.raw.get("supply_markers") else {}
+        for m in sc.raw.get("supply_markers", []):  # stockpiles at set-up (32.4)
+            h = m["place"] if str(m["place"]).isdigit() else state.map.hex_of(m["place"])
+            marks[h] = {"side": m["side"], "markers": int(m["markers"])}
         for spec in sc.units:  # air units stand on their bases in scenario order (13.2, 13.4)
             u = state.units_by_id.get(spec["id"])
             if u is not None and air_units.flies(state, u) and values.on_map(u):

@@ -200,7 +200,7 @@ def check_force_pool(c: Check) -> None:
 def check_victory(c: Check) -> None:
     v = c.scenario.raw.get("victory", {})
     c.known(v, {"source", "rule", "rationale", "checked", "counting", "objectives", "resource_hexes", "levels",
-                "sudden_death", "text", "note", "air_war"}, "victory", "ETO [victory]")
+                "sudden_death", "text", "note", "air_war", "naval_war"}, "victory", "ETO [victory]")
     for k in ("source", "rationale", "checked", "counting", "text", "note"):
         c.text(v, k, "victory")
     for i, o in enumerate(v.get("objectives", [])):
@@ -254,6 +254,34 @@ def check_victory(c: Check) -> None:
         c.known(db, {"near", "radius", "side", "vp_each", "label"}, "victory.air_war.destroyed_bases", "destroyed-base VP")
         if not c.place_ok(db.get("near")):
             c.fail("victory.air_war.destroyed_bases.near", f"{db.get('near')!r} is no hex label or place on map {c.hm.name}")
+    nw = v.get("naval_war", {})
+    if not isinstance(nw, dict):
+        c.fail("victory.naval_war", f"must be a table, not {kind_of(nw)}")
+    c.known(nw, {"source", "rationale", "ships_lost"}, "victory.naval_war", "naval-war VP")
+    kinds = {"BB", "CA", "CV", "CL", "DD", "DE", "CVE", "SS", "UBOAT", "STP"}
+    for i, e in enumerate(nw.get("ships_lost", [])):
+        key = f"victory.naval_war.ships_lost[{i}]"
+        if not isinstance(e, dict) or e.get("side") not in c.ruleset.sides:
+            c.fail(key, "must be a table with side = 'axis' or 'allies', kinds, vp, per")
+        c.known(e, {"side", "kinds", "vp", "per", "label"}, key, "a ships-sunk VP entry")
+        bad = [k for k in e.get("kinds", []) if k not in kinds]
+        if bad:
+            c.fail(f"{key}.kinds", f"{bad[0]!r} is no naval unit type (known: {', '.join(sorted(kinds))})")
+        c.whole(e, "vp", key, low=None)
+        c.whole(e, "per", key, low=1)
+    sm = c.scenario.raw.get("supply_markers", [])
+    if not isinstance(sm, list):
+        c.fail("supply_markers", f"must be a list of tables, not {kind_of(sm)}")
+    for i, m in enumerate(sm):
+        key = f"supply_markers[{i}]"
+        if not isinstance(m, dict):
+            c.fail(key, "must be a table: place, side, markers")
+        c.known(m, {"place", "side", "markers", "why"}, key, "a supply-marker stockpile")
+        if not c.place_ok(m.get("place")):
+            c.fail(f"{key}.place", f"{m.get('place')!r} is no hex label or place on map {c.hm.name}")
+        if m.get("side") not in c.ruleset.sides:
+            c.fail(f"{key}.side", "needs side = 'axis' or 'allies'")
+        c.whole(m, "markers", key, required=True, low=1)
     for k in ("objectives", "levels", "sudden_death"):
         if not isinstance(v.get(k, []), list):
             c.fail(f"victory.{k}", f"must be a list of tables, not {kind_of(v[k])}")

@@ -120,6 +120,9 @@ class SeaGraph:
         for (a, b), c in self.edge_cost.items():
             self.out.setdefault(a, {})[b] = c
         self.canal_of = {(self.nodes[a], self.nodes[b]): name for (a, b), name in self.canal_edges.items()}
+        self.ranges: dict[str, frozenset[str]] = {}  # 8.1, a pure function of the map: memo
+        seas = np.isin(self.cols, [self.index[a] for a in areas] + [self.index[b] for b in boxes])
+        self.coastal_matrix = self.matrix(seas)
 
     def matrix(self, blocked: np.ndarray | None = None) -> csr_matrix:
         """The entry-cost matrix; ``blocked`` edges (a bool mask over the edge list) left out."""
@@ -209,18 +212,22 @@ def step_cost(state: State, side: str, a: str, b: str) -> int | None:
     return int(c)
 
 
-def interception_range(state: State, space: str) -> set[str]:
+def interception_range(state: State, space: str) -> frozenset[str]:
     """ETO-8.1 (GAP-22 ruling): ships in a coastal hex or port reach every coastal hex within 3
     naval MP (over coastal hexes) and every sea area adjacent to their hex; ships in a sea area
-    reach that area and every coastal hex adjacent to it.  Boxes reach nothing."""
+    reach that area and every coastal hex adjacent to it.  Boxes reach nothing.  Memoised per
+    map (it depends on the map alone)."""
     g = graph(state)
+    got = g.ranges.get(space)
+    if got is not None:
+        return got
     if space in state.map.sea_areas:
-        return {space} | {h for h, near in g.adjacent_areas.items() if space in near}
-    if not values.on_map_label(space) or space not in g.index:
-        return set()
-    out = set(g.adjacent_areas.get(space, ()))
-    coastal_only = ~np.isin(g.cols, [g.index[a] for a in state.map.sea_areas if a in g.index]
-                            + [g.index[b] for b in SEA_BOXES if b in g.index])
-    dist = dijkstra(g.matrix(~coastal_only), indices=g.index[space], limit=3.5)
-    out |= {g.nodes[int(k)] for k in np.flatnonzero(np.isfinite(dist))}
-    return out
+        out = {space} | {h for h, near in g.adjacent_areas.items() if space in near}
+    elif not values.on_map_label(space) or space not in g.index:
+        out = set()
+    else:
+        out = set(g.adjacent_areas.get(space, ()))
+        dist = dijkstra(g.coastal_matrix, indices=g.index[space], limit=3.5)
+        out |= {g.nodes[int(k)] for k in np.flatnonzero(np.isfinite(dist))}
+    g.ranges[space] = frozenset(out)
+    return g.ranges[space]

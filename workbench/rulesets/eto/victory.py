@@ -4,7 +4,7 @@ Axis VP = the ``[[victory.objectives]]`` it controls (Barbarossa: Moscow 10, Len
 Kiev 4, Rostov 3) + ``[victory.resource_hexes] vp_each`` per other resource or city resource
 hex inside the USSR's original borders it controls + the air war (``[victory.air_war]``: air
 steps lost over the game by side and class, ``state.markers["air_losses"]``, and destroyed
-bases near a place).  Levels are read from ``[[victory.levels]]``.  Sudden death at the end
+bases near a place) + the naval war (``[victory.naval_war]``: ships sunk by side and type).  Levels are read from ``[[victory.levels]]``.  Sudden death at the end
 of any monthly turn: each ``[[victory.sudden_death]]`` names its test in ``when``:
 ``controls`` (the side holds every one of ``places``), ``unit_in_city_resource`` (a land unit
 of the side in a city resource hex inside the original borders of ``nations``) or
@@ -53,6 +53,7 @@ def axis_vp(state: State) -> tuple[int, dict[str, int]]:
         if n:
             detail["resource hexes"] = n * each
     detail.update(air_war_vp(state))
+    detail.update(naval_war_vp(state))
     return sum(detail.values()), detail
 
 
@@ -143,6 +144,23 @@ def air_war_vp(state: State) -> dict[str, int]:
                 and rec.get("side", db.get("side")) == db.get("side"))
         if n:
             out[db.get("label", f"bases destroyed near {db['near']}")] = n * int(db.get("vp_each", 1))
+    return out
+
+
+def naval_war_vp(state: State) -> dict[str, int]:
+    """``[victory.naval_war]``: VP for naval units sunk over the game (each ``ships_lost`` entry:
+    ``side``, ``kinds`` such as "BB", "DD", "STP", ``vp`` per ``per`` units, rounded down), read
+    from ``state.markers["naval_losses"]`` (``naval_units.sink``)."""
+    nw = state.game.scenario.raw.get("victory", {}).get("naval_war")
+    if not nw:
+        return {}
+    out: dict[str, int] = {}
+    lost = state.markers.get("naval_losses", {})
+    for e in nw.get("ships_lost", []):
+        n = sum(int(lost.get(f"{e['side']}.{k}", 0)) for k in e.get("kinds", []))
+        vp = int(e.get("vp", 1)) * (n // max(int(e.get("per", 1)), 1))
+        if vp:
+            out[e.get("label", f"{e['side']} ships sunk")] = vp
     return out
 
 

@@ -29,7 +29,15 @@ from collections.abc import Callable
 from typing import Any
 
 from workbench.bots.heuristic import Brain, Context
-from workbench.rulesets.eto.bot import air, combat, command, construction, movement, strategic
+from workbench.rulesets.eto.bot import (
+    air,
+    combat,
+    command,
+    construction,
+    movement,
+    naval,
+    strategic,
+)
 from workbench.rulesets.eto.bot.plan import GRAB_HEXES, OBJECTIVE_PULL
 from workbench.rulesets.eto.bot.pricing import RESULT_VALUE
 
@@ -39,7 +47,9 @@ Planner = Callable[[Context], "dict[str, Any] | None"]
 
 #: decision kind -> planner, in the order the brain tries them when a decision offers several kinds
 PLANNERS: tuple[tuple[str, Planner], ...] = (
-    ("intercept", air.intercept), ("raid", strategic.place), ("reinforce_box", strategic.defend),
+    ("intercept", air.intercept), ("intercept_naval", naval.intercept), ("naval_search", naval.search),
+    ("load_supply", naval.load), ("sail", naval.sail),
+    ("raid", strategic.place), ("reinforce_box", strategic.defend),
     ("take_losses", combat.take_losses), ("retreat", combat.retreat),
     ("advance", combat.advance), ("bt_move", combat.bt_move),
     ("buy_offensives", command.buy),
