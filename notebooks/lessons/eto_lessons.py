@@ -1153,4 +1153,106 @@ print("a 6 against a target number of 7:", air_combat.outcome(6, 7, tables))
 assert (vs_fighter, vs_bomber, air_combat.outcome(6, 7, tables)) == (4, 7, "none")'''),
     ])
 
-LESSONS = [SEQUENCE, MOVEMENT, SUPPLY, COMBAT, COMMAND, BREAKTHROUGH, AIR]
+
+# ------------------------------------------------------------------------------------------------
+NAVAL_RULES = ["ETO-7.3", "ETO-7.4", "ETO-8.1", "ETO-8.2", "ETO-8.4", "ETO-9.2", "ETO-9.3", "ETO-9.5", "ETO-10.9",
+               "ETO-32.4", "ETO-32.5"]
+NAVAL = Lesson(
+    file="eto-08-war-at-sea.ipynb", game="ETO", subsystem="The war at sea: convoys, interception and naval combat",
+    rules=NAVAL_RULES,
+    summary="sea spaces and their costs, a supply convoy to Tripoli, the search roll, gunnery against armor",
+    cells=[
+        *lesson_head(8, "The war at sea: a convoy to Tripoli", NAVAL_RULES, """
+*"Sea supply is necessary when land or air units are conducting a campaign in an area where a normal
+land supply line cannot be traced (32.0); Axis troops in Africa ... are examples"* (ETO-10.0). Every
+shell Rommel fired in 1941 crossed the Mediterranean past Malta. This lesson loads a supply marker at
+Naples, sails it to Tripoli, and lets Malta's destroyers try to find it -- with the rulebook's numbers
+at each step. The position is the **Mediterranean 1941** scenario."""),
+        ("code", '''
+game = wb.load_scenario("eto/mediterranean-1941")
+state = game.new_state(seed=SEED)
+hm = state.map
+NAPLES, TRIPOLI, MALTA = (hm.hex_of(p) for p in ("Naples", "Tripoli", "Malta"))
+from workbench.rulesets.eto import naval_search, naval_units, sea_spaces, sea_supply
+
+pl.DataFrame([{"unit": u.id, "at": u.location, "name": u.props.get("name", ""), **state.ruleset.unit_card(state, u)}
+              for u in naval_units.naval_units(state) if u.location in (NAPLES, MALTA)])'''),
+        ("md", """
+## Where ships go, and what it costs (7.3, 7.4)
+
+Ships move through **spaces**: coastal hexes (*"1 MP per coastal hex"*, 7.3) and sea areas (*"5 MP per
+sea area unless the map lists other"*, 7.4). The table lists what Naples' ships can reach with 12
+movement points -- an STP convoy's allowance. Tripoli is the Tyrrhenian Sea (5) + the Central
+Mediterranean (5) + Tripoli's coastal hex (1) = 11 away."""),
+        ("code", '''
+costs, paths = sea_spaces.reach(state, "axis", NAPLES, 12)
+keep = {TRIPOLI, MALTA, hm.hex_of("Palermo"), hm.hex_of("Benghazi")}
+pl.DataFrame([{"space": k, "MP": v, "route": " > ".join(paths[k])} for k, v in sorted(costs.items(), key=lambda kv: kv[1])
+              if not k.isdigit() or k in keep])'''),
+        ("md", """
+## Supply markers (32.4, 32.5)
+
+*"A player can embark supply markers on STPs in any port that has a land supply line to a supply
+source"* (32.5) -- Naples has one, to Rome -- and the marker must go *"to a port ... that does not have
+a land supply line"* (32.4): Tripoli, whose capacity is three markers (a major port). One STP carries
+one marker."""),
+        ("code", '''
+print("Naples has a land line:", sea_supply.land_line(state, "IT", "axis", NAPLES))
+print("Tripoli has a land line:", sea_supply.land_line(state, "IT", "axis", TRIPOLI),
+      "| markers there:", sea_supply.markers_at(state, TRIPOLI), "of", sea_supply.port_capacity(state, TRIPOLI))
+step_to(state, "naval-air/sides/first-naval-movement", "axis")
+state.apply({"kind": "load_supply", "carriers": ["IT-STP1"], "markers": 1})
+state.apply({"kind": "sail", "units": ["IT-STP1", "IT-DD1"], "to": TRIPOLI, "port": True})
+print(state.decision)'''),
+        ("md", """
+## Interception (8.1, 8.2, 8.4)
+
+The convoy stopped in the Central Mediterranean: the mover stops when it enters a space within the
+enemy's range (8.2). Ships in a coastal hex or port *"can intercept enemy naval units that enter any
+coastal hex within 3 naval movement points, or an adjacent area"* (8.1) -- Malta's destroyers lie in a
+port next to the Central Mediterranean. Their search roll (8.4): one die, *"If the die roll, after
+modification, is 7 or more, that group has located the enemy stack"*; +1 per searching group, +1 with
+friendly air in range, the area's own modifier; *"A search die roll of 6 always finds ... a die roll of
+1 always fails"*."""),
+        ("code", '''
+mods = naval_search.modifiers(state, "allies", "Central Mediterranean", groups=1, searcher_ss=False, target_ss=False)
+print("modifiers:", mods)
+drm = sum(v for v, _ in mods)
+p_find = sum(naval_search.found(d, drm, state.ruleset.tables) for d in range(1, 7)) / 6
+print(f"Malta's destroyers find the convoy with probability {p_find:.2f}")
+state.apply({"kind": "intercept_naval", "units": ["UK-DD3"]})
+state.events().filter(pl.col("kind").is_in(["naval_search", "evaded", "naval_battle", "naval_round", "sunk",
+                                             "damaged"])).select(["kind", "text"])'''),
+        ("md", """
+## Naval combat (9.2, 9.3, 9.5)
+
+*"To attack, roll 2 dice and add the attacking ship's gunnery rating ... If the result is equal to or
+greater than the armor rating of the target unit, the target is hit ... a roll of 12 always is a hit"*
+(9.2); round 1 fires in sub-rounds, gunnery 5 first (9.3); *"When any naval unit is hit and the roll is
+doubles ... it is sunk"* (9.5). The table gives the chance of a hit for each gunnery against each armor
+(the counters' values are authored: the printed counters are missing, GAP-15)."""),
+        ("code", '''
+def p_hit(gunnery, armor):
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b + gunnery >= armor or a + b == 12) / 36
+
+
+pl.DataFrame([{"gunnery": g, **{f"armor {a}": round(p_hit(g, a), 2) for a in (8, 9, 10, 12)}} for g in range(6)])'''),
+        ("code", '''
+while state.decision.kind == "naval_intercept":
+    state.apply({"kind": "pass"})
+print("the convoy is at", state.unit("IT-STP1").location, "| in port:", naval_units.in_port(state.unit("IT-STP1")))
+bench = Workbench(state, seed=SEED)
+bench'''),
+        ("question", """
+## Question
+
+A British destroyer (gunnery 1) fires at the Italian STP (armor 9). What is the chance of a hit, and what
+happens to the marker on a hit rolled with doubles? (Read 9.2, 9.5 and 10.9.)"""),
+        ("answer", '''
+# Answer: 2d6 + 1 >= 9 -- 8 or more on two dice; doubles do nothing extra to an STP (10.9).
+print("chance of a hit:", round(p_hit(1, 9), 3), "(15 of 36)")
+print("a doubles hit on an STP: one STP lost, no more (10.9)")
+assert round(p_hit(1, 9) * 36) == 15'''),
+    ])
+
+LESSONS = [SEQUENCE, MOVEMENT, SUPPLY, COMBAT, COMMAND, BREAKTHROUGH, AIR, NAVAL]
