@@ -1189,6 +1189,10 @@ costs, paths = sea_spaces.reach(state, "axis", NAPLES, 12)
 keep = {TRIPOLI, MALTA, hm.hex_of("Palermo"), hm.hex_of("Benghazi")}
 pl.DataFrame([{"space": k, "MP": v, "route": " > ".join(paths[k])} for k, v in sorted(costs.items(), key=lambda kv: kv[1])
               if not k.isdigit() or k in keep])'''),
+        ("code", '''
+show(board(state, [NAPLES, TRIPOLI, MALTA], {"reach": ([k for k in costs if k.isdigit()], "#9ecae1"),
+           "selected": ([NAPLES], "#ff7f0e"), "targets": ([TRIPOLI], "#d62728")},
+           title="Blue: the coastal hexes Naples' convoys reach with 12 MP; red: Tripoli"))'''),
         ("md", """
 ## Supply markers (32.4, 32.5)
 
@@ -1201,6 +1205,18 @@ print("Naples has a land line:", sea_supply.land_line(state, "IT", "axis", NAPLE
 print("Tripoli has a land line:", sea_supply.land_line(state, "IT", "axis", TRIPOLI),
       "| markers there:", sea_supply.markers_at(state, TRIPOLI), "of", sea_supply.port_capacity(state, TRIPOLI))
 step_to(state, "naval-air/sides/first-naval-movement", "axis")
+print(state.decision)'''),
+        ("md", """
+## Try it: a voyage too long
+
+An STP moves 12 MP a phase (authored: the counters are missing). Ask the Tripoli convoy to sail on to
+Alexandria and the kernel says which rule forbids it -- and nothing changes. (Try Benghazi instead.)"""),
+        ("code", '''
+try_order(state, {"kind": "sail", "units": ["IT-STP2"], "to": hm.hex_of("Alexandria"), "port": True})'''),
+        ("md", """
+The real convoy: one supply marker on the Naples STPs, sailed with a destroyer squadron as escort,
+into Tripoli's port."""),
+        ("code", '''
 state.apply({"kind": "load_supply", "carriers": ["IT-STP1"], "markers": 1})
 state.apply({"kind": "sail", "units": ["IT-STP1", "IT-DD1"], "to": TRIPOLI, "port": True})
 print(state.decision)'''),
