@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.ui.labdriver import open_notebook
-from workbench.ui.notebook import DONE_MARK, write
+from workbench.ui.labdriver import scenario_notebook
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -30,28 +29,16 @@ bench.set_state(st)
 o = attackable(st)[0]
 uid, target = o['units'][0], o['to']
 base = st.unit(uid).location
-xs = [bench.map.xy(h) for h in (base, target)]
-x, y = sum(p[0] for p in xs) / 2, sum(p[1] for p in xs) / 2
-w = bench.map.fig.x_range.end - bench.map.fig.x_range.start
-h = bench.map.fig.y_range.end - bench.map.fig.y_range.start
-bench.map.fig.x_range.start, bench.map.fig.x_range.end = x - w / 2, x + w / 2
-bench.map.fig.y_range.start, bench.map.fig.y_range.end = y - h / 2, y + h / 2
+bench.map.centre_on([base, target])
 print(uid, base, target)
 """
 
 
 @pytest.fixture(scope="module")
 def air_notebook(lab, lab_root, browser, shots):
-    write(lab_root / "eto-air.ipynb", scenario="eto/barbarossa-1941")
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1200})
-    nb = open_notebook(ctx.new_page(), lab, "eto-air.ipynb", done_text=DONE_MARK)
-    nb.page.locator(".wb-map canvas").first.wait_for(timeout=60_000)
-    nb.wait_fitted()
-    nb.shots = shots
-    try:
+    with scenario_notebook(browser, lab, lab_root, "eto-air.ipynb", "eto/barbarossa-1941") as nb:
+        nb.shots = shots
         yield nb
-    finally:
-        ctx.close()
 
 
 def test_eto_ground_support_by_clicking_shows_the_air_drm_in_the_planner(air_notebook):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.ui.labdriver import open_notebook
-from workbench.ui.notebook import DONE_MARK, write
+from workbench.ui.labdriver import scenario_notebook
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -23,28 +22,16 @@ hm = st.map
 cands = [hm.label(i) for i in range(hm.size) if bench.map.sea_area_at(hm.label(i)) == 'Eastern Mediterranean'
          and not st.units_at(hm.label(i))]
 sea = min(cands, key=lambda h: hm.distance(h, alex))
-xs = [bench.map.xy(h) for h in (alex, sea)]
-x, y = sum(p[0] for p in xs) / 2, sum(p[1] for p in xs) / 2
-w = bench.map.fig.x_range.end - bench.map.fig.x_range.start
-h = bench.map.fig.y_range.end - bench.map.fig.y_range.start
-bench.map.fig.x_range.start, bench.map.fig.x_range.end = x - w / 2, x + w / 2
-bench.map.fig.y_range.start, bench.map.fig.y_range.end = y - h / 2, y + h / 2
+bench.map.centre_on([alex, sea])
 print(alex, sea)
 """
 
 
 @pytest.fixture(scope="module")
 def naval_notebook(lab, lab_root, browser, shots):
-    write(lab_root / "eto-naval.ipynb", scenario="eto/mediterranean-1941")
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1200})
-    nb = open_notebook(ctx.new_page(), lab, "eto-naval.ipynb", done_text=DONE_MARK)
-    nb.page.locator(".wb-map canvas").first.wait_for(timeout=60_000)
-    nb.wait_fitted()
-    nb.shots = shots
-    try:
+    with scenario_notebook(browser, lab, lab_root, "eto-naval.ipynb", "eto/mediterranean-1941") as nb:
+        nb.shots = shots
         yield nb
-    finally:
-        ctx.close()
 
 
 def test_eto_a_fleet_sails_by_clicking(naval_notebook):

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +215,21 @@ def open_notebook(page: Any, url: str, name: str, *, run_all: bool = True, done_
         if done_text:
             page.locator(".jp-OutputArea-output", has_text=done_text).wait_for(timeout=timeout)
     return LabNotebook(page, Path("."))
+
+
+@contextmanager
+def scenario_notebook(browser: Any, url: str, root: Path, name: str, scenario: str, *,
+                      viewport: tuple[int, int] = (1500, 1200)) -> Iterator[LabNotebook]:
+    """A workbench notebook on ``scenario`` written into the lab ``root``, opened in a fresh
+    browser context, run to its end and with the map fitted to the window; closed afterwards."""
+    from workbench.ui.notebook import DONE_MARK, write
+
+    write(root / name, scenario=scenario)
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    nb = open_notebook(ctx.new_page(), url, name, done_text=DONE_MARK)
+    nb.page.locator(".wb-map canvas").first.wait_for(timeout=60_000)
+    nb.wait_fitted()
+    try:
+        yield nb
+    finally:
+        ctx.close()

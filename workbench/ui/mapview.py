@@ -368,6 +368,14 @@ class MapView:
             rng.reset_start, rng.reset_end = float(a), float(b)
         self._load_window()
 
+    def centre_on(self, labels: Iterable[str]) -> None:
+        """Pan (keeping the zoom) so the middle of ``labels`` (hexes, boxes, sea areas) is centred."""
+        xs = [self.xy(h) for h in labels]
+        x, y = sum(p[0] for p in xs) / len(xs), sum(p[1] for p in xs) / len(xs)
+        for rng, c in ((self.fig.x_range, x), (self.fig.y_range, y)):
+            half = (rng.end - rng.start) / 2
+            rng.start, rng.end = c - half, c + half
+
     def _range_moved(self, attr: str, old: float, new: float) -> None:
         self._load_window()
 

@@ -70,6 +70,22 @@ def air_flies(state: State, route: str) -> bool:
     return not state.tracks.get(f"grounded.{zone(state, route)}")
 
 
+def open_routes(state: State, attackers: Any, rule: str, who: str) -> list[tuple[str, list[Unit]]]:
+    """The routes ``attackers(state, route)`` finds units on, with those units; a closed route
+    (36.4) is skipped with its event (4.1, 5.1)."""
+    out = []
+    for route in routes(state):
+        units = attackers(state, route)
+        if not units:
+            continue
+        if closed(state, route):
+            state.emit("route_closed", side="axis", rule=rule,
+                       text=f"the {route.replace('_', ' ')} route is closed: {who} cannot attack it")
+            continue
+        out.append((route, units))
+    return out
+
+
 # --- escorts (5.6, 5.7) ----------------------------------------------------------------------
 
 def has_air(state: State, carrier: Unit) -> bool:

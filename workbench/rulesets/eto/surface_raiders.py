@@ -19,7 +19,10 @@ RULE = "ETO-4.2"
 
 
 def raiders_on(state: State, route: str) -> list[Unit]:
-    """ETO-4.1: German BB, CA, CL in the route's area, and a German CV there carrying naval air."""
+    """ETO-4.1: German BB, CA, CL in the route's area, and a German CV there carrying naval air
+    (none on a route raiders cannot reach: the US coast)."""
+    if not convoys.routes(state)[route].get("raiders"):
+        return []
     classes = convoys.table(state)["raiders"]["classes"]
     out = []
     for u in naval_units.naval_units(state, "axis", convoys.area_of(state, route)):
@@ -49,16 +52,7 @@ def raid(state: State, route: str, raiders: list[Unit]) -> int:
 def raider_step(state: State, *_: Any) -> list[dict[str, Any]]:
     """ETO-4.0-4.4: every raided route's EP loss."""
     out = []
-    for route, r in convoys.routes(state).items():
-        if not r.get("raiders"):
-            continue
-        raiders = raiders_on(state, route)
-        if not raiders:
-            continue
-        if convoys.closed(state, route):
-            state.emit("raiders_idle", side="axis", rule="ETO-4.1",
-                       text=f"the {route.replace('_', ' ')} route is closed: surface raiders cannot raid it")
-            continue
+    for route, raiders in convoys.open_routes(state, raiders_on, "ETO-4.1", "surface raiders"):
         loss = raid(state, route, raiders)
         shares = convoys.lose_eps(state, route, loss, RULE, f"surface raiders on the {route.replace('_', ' ')} route")
         out.append({"route": route, "raiders": [u.id for u in raiders], "eps": loss, "shares": shares})

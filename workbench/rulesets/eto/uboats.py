@@ -117,14 +117,7 @@ def uboat_step(state: State, *_: Any) -> list[dict[str, Any]]:
     """ETO-5.0-5.5: every route's U-boat attacks, losses, then the escort hits."""
     out = []
     hits: list[tuple[str, int]] = []
-    for route in convoys.routes(state):
-        boats = uboats_on(state, route)
-        if not boats:
-            continue
-        if convoys.closed(state, route):
-            state.emit("uboats_idle", side="axis", rule="ETO-5.1",
-                       text=f"the {route.replace('_', ' ')} route is closed: its U-boats cannot attack")
-            continue
+    for route, boats in convoys.open_routes(state, uboats_on, "ETO-5.1", "U-boats"):
         esc = convoys.stacks(state, route)
         results = [attack(state, u, route, esc) for u in boats]
         for r, u in zip(results, boats, strict=True):

@@ -121,6 +121,18 @@ def _holds(state: State, entry: dict[str, Any]) -> str | None:
     return None
 
 
+def counted_vp(entries: list[dict[str, Any]], lost: dict[str, Any], what: str, label: str) -> dict[str, int]:
+    """VP per entry: ``vp`` for every ``per`` losses of ``side`` counted over the entry's ``what``
+    keys (air classes, ship types) in a ``side.key -> count`` record, rounded down."""
+    out: dict[str, int] = {}
+    for e in entries:
+        n = sum(int(lost.get(f"{e['side']}.{k}", 0)) for k in e.get(what, []))
+        vp = int(e.get("vp", 1)) * (n // max(int(e.get("per", 1)), 1))
+        if vp:
+            out[e.get("label", f"{e['side']} {label}")] = vp
+    return out
+
+
 def air_war_vp(state: State) -> dict[str, int]:
     """``[victory.air_war]``: VP for air steps lost over the game (each ``steps_lost`` entry:
     ``side``, ``classes``, ``vp`` per ``per`` steps, rounded down) and for destroyed bases of
@@ -128,13 +140,7 @@ def air_war_vp(state: State) -> dict[str, int]:
     aw = state.game.scenario.raw.get("victory", {}).get("air_war")
     if not aw:
         return {}
-    out: dict[str, int] = {}
-    lost = state.markers.get("air_losses", {})
-    for e in aw.get("steps_lost", []):
-        steps = sum(int(lost.get(f"{e['side']}.{c}", 0)) for c in e.get("classes", []))
-        vp = int(e.get("vp", 1)) * (steps // max(int(e.get("per", 1)), 1))
-        if vp:
-            out[e.get("label", f"{e['side']} air steps lost")] = vp
+    out = counted_vp(aw.get("steps_lost", []), state.markers.get("air_losses", {}), "classes", "air steps lost")
     db = aw.get("destroyed_bases")
     if db:
         hm = state.map
@@ -154,14 +160,7 @@ def naval_war_vp(state: State) -> dict[str, int]:
     nw = state.game.scenario.raw.get("victory", {}).get("naval_war")
     if not nw:
         return {}
-    out: dict[str, int] = {}
-    lost = state.markers.get("naval_losses", {})
-    for e in nw.get("ships_lost", []):
-        n = sum(int(lost.get(f"{e['side']}.{k}", 0)) for k in e.get("kinds", []))
-        vp = int(e.get("vp", 1)) * (n // max(int(e.get("per", 1)), 1))
-        if vp:
-            out[e.get("label", f"{e['side']} ships sunk")] = vp
-    return out
+    return counted_vp(nw.get("ships_lost", []), state.markers.get("naval_losses", {}), "kinds", "ships sunk")
 
 
 def _scored(state: State, result: dict[str, Any]) -> dict[str, Any]:
