@@ -782,3 +782,28 @@ def test_the_map_is_fitted_to_the_window_and_the_planner_and_log_sit_beside_it(t
     fixed = Workbench(toy_state, fit=False)
     fixed.fit_to(1000, 768)
     assert (fixed.map.fig.frame_width, fixed.map.fig.frame_height) == (860, 600)
+
+
+def test_setup_lists_every_optional_rule_with_its_id_and_summary_and_toggles_it():
+    """The set-up panel shows SS Amerika's ten optional rules (21.0-30.0) with their IDs and one
+    line each (tables/optional_rules.toml); unticking one starts the game again without it."""
+    from ipywidgets import Checkbox
+
+    wb = Workbench(load_scenario("ssa/1941").new_state(1))
+    rows = [c for c in wb.setup.options_box.children if hasattr(c, "children") and c.children
+            and isinstance(c.children[0], Checkbox) and "wb-optional-rule" in c.children[0]._dom_classes]
+    names = [r.children[0].description for r in rows]
+    assert [n.split()[0] for n in names] == [f"SSA-{n}" for n in range(21, 31)]
+    assert names[5] == "SSA-26 Weather" and "storms" in rows[5].children[1].value
+    ticked = {r.children[0].description.split()[0] for r in rows if r.children[0].value}
+    assert ticked == set(wb.state.game.options["optional_rules"])
+    assert wb.setup.set_optional("SSA-26", False)
+    assert "SSA-26" not in wb.state.game.options["optional_rules"]
+
+
+def test_eto_optional_rules_catalog_lists_46_and_47():
+    """ETO's optional rules: the historical restrictions 46.1-46.6 and ahistorical options 47.1-47.6."""
+    from workbench.engine import get_ruleset
+
+    ids = [r["id"] for r in get_ruleset("eto").optional_rules_catalog()]
+    assert ids == [f"ETO-46.{n}" for n in range(1, 7)] + [f"ETO-47.{n}" for n in range(1, 7)]

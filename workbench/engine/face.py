@@ -216,6 +216,13 @@ class Face:
     def brain(self, side: str) -> Any:
         return None
 
+    def optional_rules_catalog(self) -> list[dict[str, str]]:
+        """The optional rules a scenario may switch on, for the set-up panel: ``id``, ``title``,
+        ``summary``, read from the ruleset's ``tables/optional_rules.toml`` (none without it)."""
+        rules = getattr(self, "tables", {}).get("optional_rules", {}).get("rules", {})
+        return [{"id": rid, "title": str(r.get("title", rid)), "summary": str(r.get("summary", ""))}
+                for rid, r in rules.items()]
+
     def crt_table(self, tables: dict[str, Any] | None = None,
                   modifiers: range | list[int] | None = None) -> pl.DataFrame | None:
         return None

@@ -210,22 +210,27 @@ class SetupPanel:
             self.new_title.value = f"{d.raw.get('title', sid)} (what-if)"
             self.path.value = str(Path("out") / "scenarios" / f"{sid.replace('/', '-')}-whatif.toml")
         rs = get_ruleset(d.raw["ruleset"])
-        optional = sorted({s.when.split(":", 1)[1] for s in rs.sequence.nodes.values()
-                           if s.when and s.when.startswith("optional:")})
+        catalog = {r["id"]: r for r in rs.optional_rules_catalog()}
+        for rule in sorted({s.when.split(":", 1)[1] for s in rs.sequence.nodes.values()
+                            if s.when and s.when.startswith("optional:")} - set(catalog)):
+            catalog[rule] = {"id": rule, "title": f"optional rule {rule}", "summary": ""}
         on = set(d.options.get("optional_rules", []))
-        boxes = []
-        for rule in optional:
-            cb = widgets.Checkbox(value=rule in on, description=f"optional rule {rule}", indent=False,
-                                  layout=widgets.Layout(width="200px"))
+        rule_rows = []
+        for rule, row in catalog.items():  # every optional rule with its ID and a one-line summary
+            cb = widgets.Checkbox(value=rule in on, description=f"{rule} {row['title']}", indent=False,
+                                  layout=widgets.Layout(width="300px"))
+            cb.add_class("wb-optional-rule")
             cb.observe(lambda ch, r=rule: self.wb._guard(self.set_optional, r, ch["new"]), names="value")
-            boxes.append(cb)
+            rule_rows.append(widgets.HBox([cb, widgets.HTML(f"<small>{html.escape(row['summary'])}</small>")]))
+        boxes = []
         for k, v in sorted(d.options.items()):
             if isinstance(v, bool):
                 cb = widgets.Checkbox(value=v, description=k, indent=False, layout=widgets.Layout(width="200px"))
                 cb.observe(lambda ch, key=k: self.wb._guard(self.set_option, key, ch["new"]), names="value")
                 boxes.append(cb)
-        self.options_box.children = [widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))] if boxes \
-            else [widgets.HTML("<i>This ruleset declares no optional rules.</i>")]
+        parts: list[widgets.Widget] = [widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap"))] if boxes else []
+        parts += rule_rows
+        self.options_box.children = parts or [widgets.HTML("<i>This ruleset declares no optional rules.</i>")]
         self.ov_list.value = ("<ul>" + "".join(f"<li><code>{html.escape(k)}</code> = {html.escape(json.dumps(v))}</li>"
                                                for k, v in d.overrides.items()) + "</ul>") if d.overrides \
             else "<i>No overrides.</i>"
