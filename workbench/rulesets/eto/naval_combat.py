@@ -25,7 +25,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import naval_units, sea_transport
+from workbench.rulesets.eto import naval_units, sea_transport, values
 
 RULE = "ETO-9.0"
 #: 9.3: round 1's six sub-rounds, by current gunnery
@@ -98,30 +98,42 @@ def _pick(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, 
     return sorted(allowed, key=score)[0]
 
 
-def _apply(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
-    """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round: doubles sink, a hit on
-    an undamaged unit damages it, a second hit sinks; an STP hit removes one STP."""
-    for s in shots:
-        if not s["hit"]:
-            continue
-        t = units[s["target"]]
-        if t.location in ("Force pool", "Eliminated"):
-            continue
-        if naval_units.is_stp(state, t):
-            t.props["points"] = naval_units.stp_points(t) - 1
-            if naval_units.stp_points(t) <= 0:
-                naval_units.sink(state, t, "ETO-10.9", " (its last STP)")
-            else:
-                sea_transport.check_lift(state, t.side, t.location)
-            continue
-        if s["sink"]:
-            naval_units.sink(state, t, "ETO-9.5", f" by {s['shooter']} (doubles)")
+def afloat(u: Unit) -> bool:
+    """Still in play: not sunk to the force pool or out of the game (9.5)."""
+    return u.location not in (values.FORCE_POOL, values.PERMANENT, "Eliminated")
+
+
+def hit_unit(state: State, t: Unit, *, sink: bool, by: str, rule: str = "ETO-9.5") -> None:
+    """ETO-9.5/10.9/16.2: one hit on a naval unit: doubles sink it, a hit damages an undamaged
+    unit and sinks a damaged one (or a submarine, 11.0); an STP hit removes one STP and never
+    more (10.9: an empty marker goes to the force pool; carried units beyond the lift are
+    lost, :func:`sea_transport.check_lift`)."""
+    if not afloat(t):
+        return
+    if naval_units.is_stp(state, t):
+        t.props["points"] = naval_units.stp_points(t) - 1
+        if naval_units.stp_points(t) <= 0:
+            naval_units.sink(state, t, "ETO-10.9", " (its last STP)")
         else:
-            naval_units.damage(state, t, "ETO-9.5", f" by {s['shooter']}")
+            state.emit("stp_lost", side=t.side, rule="ETO-10.9", unit=t.id, at=t.location,
+                       text=f"{t.id} loses one STP to {by} ({naval_units.stp_points(t)} left)")
+            sea_transport.check_lift(state, t.side, t.location)
+        return
+    if sink:
+        naval_units.sink(state, t, rule, f" by {by} (doubles)")
+    else:
+        naval_units.damage(state, t, rule, f" by {by}")
+
+
+def _apply(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
+    """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round (:func:`hit_unit`)."""
+    for s in shots:
+        if s["hit"]:
+            hit_unit(state, units[s["target"]], sink=s["sink"], by=s["shooter"])
 
 
 def _afloat(state: State, units: list[Unit]) -> list[Unit]:
-    return [u for u in units if u.location not in ("Force pool", "Eliminated")]
+    return [u for u in units if afloat(u)]
 
 
 def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[Unit]], plans: dict[str, Plan],
@@ -163,25 +175,10 @@ def carrier_strikes(state: State, sides: dict[str, list[Unit]]) -> list[dict[str
         enemy = [u for s, us in sides.items() if s != side for u in _afloat(state, us)]
         cvs = {u.id for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)}
         for air in air_units.air_units(state, side):
-            if air.props.get("carrier") not in cvs or not enemy:
+            if air.props.get("carrier") not in cvs or not _afloat(state, enemy):
                 continue
             air.props["role"] = "bomber"
-            dicts = [{"id": u.id, "armor": naval_units.armor(state, u), "kind": naval_units.kind(state, u),
-                      "named": naval_units.is_named(state, u)} for u in _afloat(state, enemy)]
-            res = air_naval.bomb_ships(state, air, dicts, carrier=True)
-            by = {u.id: u for u in enemy}
-            for d in dicts:
-                u = by[d["id"]]
-                if d.get("sunk"):
-                    naval_units.sink(state, u, "ETO-16.2", f" by {air.id}")
-                for _ in range(int(d.get("hits", 0))):
-                    if u.location in ("Force pool", "Eliminated"):
-                        break
-                    if naval_units.is_stp(state, u):
-                        _apply(state, [{"hit": True, "sink": False, "target": u.id, "shooter": air.id}], by)
-                    else:
-                        naval_units.damage(state, u, "ETO-16.2", f" by {air.id}")
-            out.append(res)
+            out.append(air_naval.bomb_ships(state, air, _afloat(state, enemy), carrier=True))
     return out
 
 
