@@ -75,7 +75,7 @@ def roll_hit(state: State, shooter: Unit, target: Unit, side: str, rnd: str) -> 
             "hit": hit, "sink": sink}
 
 
-def _pick(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, int], prefs: list[str]) -> Unit | None:
+def pick_target(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, int], prefs: list[str]) -> Unit | None:
     """ETO-9.4: no unit is attacked k+1 times in a round before every enemy unit in the battle
     was attacked k times.  Among those allowed: the plan's first preference, else the most
     valuable target weighted by the chance to hit it."""
@@ -125,7 +125,7 @@ def hit_unit(state: State, t: Unit, *, sink: bool, by: str, rule: str = "ETO-9.5
         naval_units.damage(state, t, rule, f" by {by}")
 
 
-def _apply(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
+def apply_shots(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
     """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round (:func:`hit_unit`)."""
     for s in shots:
         if s["hit"]:
@@ -143,7 +143,7 @@ def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[U
         for u in ships:
             if naval_units.gunnery(state, u) is None:
                 continue
-            t = _pick(state, u, targets[side], attacked, plans[side].targets)
+            t = pick_target(state, u, targets[side], attacked, plans[side].targets)
             if t is None:
                 continue
             attacked[t.id] = attacked.get(t.id, 0) + 1
@@ -213,13 +213,13 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
                 targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
                 shots = _fire(state, firing, targets, plans, attacked, f"round 1, gunnery-{g} sub-round")
                 fired |= {u.id for us in firing.values() for u in us}
-                _apply(state, shots, units)
+                apply_shots(state, shots, units)
                 shots_all += shots
         else:
             firing = {s: _afloat(state, committed[s]) for s in sides}
             targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
             shots_all = _fire(state, firing, targets, plans, attacked, "round 2")
-            _apply(state, shots_all, units)
+            apply_shots(state, shots_all, units)
         out["rounds"].append(shots_all)
         state.emit("naval_round", rule="ETO-9.3", at=space, round=rnd,
                    text=f"round {rnd} at {space}: {sum(s['hit'] for s in shots_all)} hit(s) in {len(shots_all)} shot(s)",

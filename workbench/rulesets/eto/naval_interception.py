@@ -30,6 +30,7 @@ from workbench.rulesets.eto import (
     naval_units,
     ports,
     sea_spaces,
+    submarines,
     values,
 )
 
@@ -143,7 +144,7 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
             state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
                        text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
             continue
-        res = naval_combat.resolve(state, space, {side: grp, live_t[0].side: live_t}, plans=plans)
+        res = submarines.battle(state, space, side, grp, live_t, plans=plans)  # 9.0, 11.2, 11.3
         for uid_list in res["withdrew"].values():
             for uid in uid_list:
                 state.units_by_id[uid].props["withdrew_step"] = _step(state)
