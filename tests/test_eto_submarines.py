@@ -8,7 +8,6 @@ from eto_kit import FixedDice, events, new_state, unit
 from workbench.engine.errors import IllegalOrder
 from workbench.rulesets.eto import naval_units, submarines, values
 from workbench.rulesets.eto.naval_combat import Plan
-from workbench.rulesets.eto.submarines import SubPlan
 
 SEA = "Central Mediterranean"
 NORTH = "Barents Sea"  # every hex in the severe weather zone
@@ -42,7 +41,7 @@ def test_eto_11_3_11_4_without_escorts_the_sub_attacks_twice_and_combat_is_over(
     s = _state(tmp_path, unit("GE-SS", "GE", "ss", SEA), unit("UK-BB", "UK", "bb", SEA, name="Warspite"),
                unit("UK-STP", "UK", "stp", SEA, points=2), faces=(6, 4, 4, 4))
     out = submarines.attack(s, SEA, s.units_by_id["GE-SS"], _ids(s, "UK-BB", "UK-STP"),
-                            plan=SubPlan(targets=["UK-BB", "UK-STP"]))
+                            plan=Plan(targets=["UK-BB", "UK-STP"]))
     shots = [x for r in out["rounds"] for x in r]
     assert [(x["target"], x["gunnery"], x["hit"]) for x in shots] == [("UK-BB", 2, True), ("UK-STP", 0, False)]
     assert naval_units.damaged(s.units_by_id["UK-BB"]) and s.units_by_id["UK-STP"].props["points"] == 2
@@ -70,7 +69,7 @@ def test_eto_11_3_detection_roll_above_the_escorts_sub_fires_first_then_withdraw
     s = _state(tmp_path, unit("GE-SS", "GE", "ss", SEA), unit("UK-BB", "UK", "bb", SEA, name="Warspite"),
                unit("UK-DD1", "UK", "dd", SEA), unit("UK-DE1", "UK", "de", SEA), faces=(3, 6, 4))
     out = submarines.attack(s, SEA, s.units_by_id["GE-SS"], _ids(s, "UK-BB", "UK-DD1", "UK-DE1"),
-                            plan=SubPlan(targets=["UK-BB"], second_round=False))
+                            plan=Plan(targets=["UK-BB"], withdraw="all"))
     assert out["detected"] is False and out["withdrew"]["axis"] == ["GE-SS"]
     assert naval_units.damaged(s.units_by_id["UK-BB"]) and s.units_by_id["GE-SS"].location == SEA
     assert len(_rolls(s)) == 2  # the detection die and the sub's one attack
@@ -83,7 +82,7 @@ def test_eto_11_3_second_round_is_simultaneous(tmp_path):
     s = _state(tmp_path, unit("GE-SS", "GE", "ss", SEA), unit("UK-BB", "UK", "bb", SEA, name="Warspite"),
                unit("UK-DD1", "UK", "dd", SEA), faces=(5, 1, 2, 6, 4, 4, 3))
     out = submarines.attack(s, SEA, s.units_by_id["GE-SS"], _ids(s, "UK-BB", "UK-DD1"),
-                            plan=SubPlan(targets=["UK-BB"]))
+                            plan=Plan(targets=["UK-BB"]))
     assert len(out["rounds"]) == 2 and len(out["rounds"][1]) == 2  # undetected: no escort fire first
     assert s.units_by_id["GE-SS"].location == values.FORCE_POOL
     assert naval_units.damaged(s.units_by_id["UK-BB"])

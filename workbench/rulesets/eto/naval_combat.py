@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import naval_units, sea_transport, values
@@ -36,12 +36,46 @@ VALUE = {"BB": 6, "CV": 6, "CA": 4, "CVE": 3, "STP": 3, "CL": 2, "DD": 1, "DE": 
 
 @dataclass
 class Plan:
-    """One side's choices for a battle (see the module docstring)."""
+    """One side's choices for a battle (see the module docstring).  A submarine's attack (11.3)
+    reads ``targets`` as the target of each attack in turn and ``withdraw`` (any) as leaving
+    after its first attack instead of fighting the second round."""
 
     hold_out: dict[int, list[str]] = field(default_factory=dict)
     targets: list[str] = field(default_factory=list)
     withdraw: str | list[str] | None = None
     pursue: bool = True
+
+
+#: Order fields that carry a side's battle plan (``sail``, ``intercept_naval``, ``naval_search``).
+PLAN_FIELDS = ("targets", "hold_out", "withdraw", "withdraw_all", "pursue")
+
+
+def plan_of(order: dict[str, Any]) -> dict[str, Any]:
+    """The battle-plan fields of an order, as stored with a voyage (plain JSON)."""
+    return {k: order[k] for k in PLAN_FIELDS if k in order}
+
+
+def plan_why_not(order: dict[str, Any], units: list[str]) -> Refusal | None:
+    """The plan fields of an order name only the order's own units in ``hold_out`` and
+    ``withdraw`` (9.1, 9.6); targets are enemy units, checked when the battle picks them."""
+    for key, rule in (("hold_out", "ETO-9.1"), ("withdraw", "ETO-9.6")):
+        bad = [i for i in order.get(key) or [] if i not in units]
+        if bad:
+            return Refusal(rule, f"{key} names units not in this stack: {', '.join(map(str, bad))}")
+    if order.get("withdraw") and order.get("withdraw_all"):
+        return Refusal("ETO-9.6", "give either withdraw (some units) or withdraw_all, not both")
+    return None
+
+
+def plan_from(fields: dict[str, Any] | None) -> Plan | None:
+    """ETO-9.1/9.4/9.6: a :class:`Plan` from an order's fields: ``targets`` (preferred, in order),
+    ``hold_out`` (units kept out of round 1), ``withdraw`` (units leaving after round 1) or
+    ``withdraw_all``, ``pursue`` (fight on against an enemy withdrawing entirely)."""
+    if not fields:
+        return None
+    return Plan(hold_out={1: list(fields.get("hold_out") or [])}, targets=list(fields.get("targets") or []),
+                withdraw="all" if fields.get("withdraw_all") else (list(fields.get("withdraw") or []) or None),
+                pursue=bool(fields.get("pursue", True)))
 
 
 def committed_why_not(state: State, mine: list[Unit], theirs: list[Unit], held: list[str]) -> str | None:
@@ -151,17 +185,25 @@ def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[U
     return shots
 
 
-def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan) -> list[Unit]:
-    """ETO-9.6: "any number up to half (rounded up) of his units, or all of them"."""
+def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan, strict: bool = True) -> list[Unit]:
+    """ETO-9.6: "any number up to half (rounded up) of his units, or all of them".  A plan given
+    before the battle (standing orders, ``strict`` False) that names too many of the survivors
+    withdraws the first half of them, rounded up."""
     w = plan.withdraw
     if not w:
         return []
     if w == "all":
         return list(ships)
     chosen = [u for u in ships if u.id in set(w)]
-    if len(chosen) > math.ceil(len(ships) / 2) and len(chosen) != len(ships):
-        raise IllegalOrder("ETO-9.6", f"{side} may withdraw at most half its {len(ships)} units (rounded up), "
-                                      f"or all of them, not {len(chosen)}")
+    most = math.ceil(len(ships) / 2)
+    if len(chosen) > most and len(chosen) != len(ships):
+        if strict:
+            raise IllegalOrder("ETO-9.6", f"{side} may withdraw at most half its {len(ships)} units (rounded up), "
+                                          f"or all of them, not {len(chosen)}")
+        chosen = chosen[:most]
+        state.emit("naval_plan", side=side, rule="ETO-9.6",
+                   text=f"{side} may withdraw at most {most} of its {len(ships)} units: "
+                        f"{', '.join(u.id for u in chosen)} withdraw")
     return chosen
 
 
@@ -183,9 +225,11 @@ def carrier_strikes(state: State, sides: dict[str, list[Unit]]) -> list[dict[str
 
 
 def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: dict[str, Plan] | None = None,
-            port: bool = False) -> dict[str, Any]:
+            port: bool = False, strict: bool = True) -> dict[str, Any]:
     """ETO-9.0-9.6: one naval battle in ``space`` between the two ``sides`` (the intercepting
-    group and the intercepted stack); ``port``: a battle for a port (7.7), no withdrawal."""
+    group and the intercepted stack); ``port``: a battle for a port (7.7), no withdrawal.
+    ``strict``: a plan breaking 9.1 or 9.6 is refused; otherwise (plans given with orders before
+    the enemy was known) the kernel commits everything / withdraws the most allowed, and says so."""
     plans = {s: (plans or {}).get(s) or Plan() for s in sides}
     a, b = list(sides)
     units = {u.id: u for us in sides.values() for u in us}
@@ -200,8 +244,11 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
             other = b if s == a else a
             held = plans[s].hold_out.get(rnd, [])
             why = committed_why_not(state, fighting[s], fighting[other], held)
-            if why:
+            if why and strict:
                 raise IllegalOrder("ETO-9.1", f"{s}: {why}")
+            if why:
+                held = []
+                state.emit("naval_plan", side=s, rule="ETO-9.1", at=space, text=f"{s}: {why}; everything is committed")
             committed[s] = [u for u in fighting[s] if u.id not in held]
         attacked: dict[str, int] = {}
         shots_all: list[dict[str, Any]] = []
@@ -230,7 +277,7 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
         # 9.6: withdrawal, chosen secretly before the battle, revealed together
         if port:
             continue
-        w = {s: _withdrawals(state, s, fighting[s], plans[s]) for s in sides}
+        w = {s: _withdrawals(state, s, fighting[s], plans[s], strict) for s in sides}
         for s, us in w.items():
             for u in us:
                 u.props["withdrew"] = state.turn_label

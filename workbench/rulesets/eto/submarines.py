@@ -20,7 +20,6 @@ step is an event.  Numbers: ``tables/naval_search.toml [submarines]``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder
@@ -123,7 +122,7 @@ def air_attack(state: State, bomber: Unit, sub: Unit) -> dict[str, Any]:
 # --- 11.2: DDs and DEs hunting a submarine ------------------------------------------------------
 
 def hunt(state: State, space: str, group: list[Unit], sub: Unit, *,
-         plans: dict[str, naval_combat.Plan] | None = None) -> dict[str, Any]:
+         plans: dict[str, naval_combat.Plan] | None = None, strict: bool = True) -> dict[str, Any]:
     """ETO-11.2: "If the sub is found, naval combat occurs between the intercepting group of
     DD/DEs and the submarine.  If the sub survives the first round and withdraws, the enemy
     cannot pursue."  An ordinary battle (9.0-9.6) with the hunters' pursuit off."""
@@ -134,24 +133,15 @@ def hunt(state: State, space: str, group: list[Unit], sub: Unit, *,
     mine = plans.get(side) or naval_combat.Plan()
     plans[side] = naval_combat.Plan(hold_out=mine.hold_out, targets=mine.targets, withdraw=mine.withdraw,
                                     pursue=False)
-    return naval_combat.resolve(state, space, {side: group, sub.side: [sub]}, plans=plans)
+    return naval_combat.resolve(state, space, {side: group, sub.side: [sub]}, plans=plans, strict=strict)
 
 
 # --- 11.3: a submarine attacks a stack ---------------------------------------------------------
 
-@dataclass
-class SubPlan:
-    """The submarine player's choices (11.3): the target of each attack in order (an attack
-    beyond the list, or at a ship already sunk, takes the kernel's choice), and whether the sub
-    fights the second round (default: it does, as no side withdraws by default in 9.6)."""
-
-    targets: list[str] = field(default_factory=list)
-    second_round: bool = True
-
-
-def _sub_shot(state: State, sub: Unit, stack: list[Unit], plan: SubPlan, what: str) -> dict[str, Any] | None:
-    """One submarine attack on "any ship or STP marker in the enemy stack" (11.3), the player's
-    target else the kernel's (:func:`naval_combat.pick_target`)."""
+def _sub_shot(state: State, sub: Unit, stack: list[Unit], plan: naval_combat.Plan, what: str) -> dict[str, Any] | None:
+    """One submarine attack on "any ship or STP marker in the enemy stack" (11.3): the plan's
+    target for this attack (``targets`` in turn) while afloat, else the kernel's choice
+    (:func:`naval_combat.pick_target`)."""
     live = [u for u in stack if naval_combat.afloat(u) and naval_units.is_naval(state, u)]
     k = int(sub.props.get("sub_attacks", 0))
     sub.props["sub_attacks"] = k + 1
@@ -159,15 +149,18 @@ def _sub_shot(state: State, sub: Unit, stack: list[Unit], plan: SubPlan, what: s
     return None if t is None else naval_combat.roll_hit(state, sub, t, sub.side, what)
 
 
-def attack(state: State, space: str, sub: Unit, stack: list[Unit], *, plan: SubPlan | None = None) -> dict[str, Any]:
+def attack(state: State, space: str, sub: Unit, stack: list[Unit], *,
+           plan: naval_combat.Plan | None = None) -> dict[str, Any]:
     """ETO-11.3: an SS that found an enemy stack attacks it.
 
     Without DD/DE in the stack: two attacks, one after the other, then the combat is over (no
     other surface ship may fire at the sub).  With DD/DE: the intercepted player rolls one die; at
     most the number of DD and DE units, they all fire at the sub first.  A sub that survives (or
     was not detected) makes one attack; then it withdraws (no pursuit) or fights a second round:
-    one more attack while every DD and DE fires at it, all at once (hits applied together)."""
-    plan = plan or SubPlan()
+    one more attack while every DD and DE fires at it, all at once (hits applied together).
+    ``plan``: the sub's targets in turn; any ``withdraw`` leaves after the first attack (the
+    default fights the second round, as no side withdraws by default in 9.6)."""
+    plan = plan or naval_combat.Plan()
     if not naval_units.is_submarine(state, sub):
         raise IllegalOrder(RULE, f"{sub.id} is not a submarine")
     sub.props["sub_attacks"] = 0
@@ -204,7 +197,7 @@ def attack(state: State, space: str, sub: Unit, stack: list[Unit], *, plan: SubP
         if not naval_combat.afloat(sub):
             return _done(state, out, sub, stack)
     fire([_sub_shot(state, sub, stack, plan, "round 1")], 1, f"{sub.id}'s first attack")
-    if not plan.second_round:
+    if plan.withdraw:
         sub.props["withdrew"] = state.turn_label
         out["withdrew"][sub.side] = [sub.id]
         state.emit("naval_withdrawal", rule="ETO-11.3", at=space, text=f"{sub.id} withdraws; no pursuit")
@@ -224,12 +217,12 @@ def _done(state: State, out: dict[str, Any], sub: Unit, stack: list[Unit]) -> di
 
 
 def battle(state: State, space: str, side: str, group: list[Unit], target: list[Unit], *,
-           plans: dict[str, naval_combat.Plan] | None = None) -> dict[str, Any]:
+           plans: dict[str, naval_combat.Plan] | None = None, strict: bool = True) -> dict[str, Any]:
     """The combat after ``group`` (of ``side``) found ``target`` in ``space``: a submarine's attack
     (11.3), DDs/DEs against a lone submarine (11.2), else an ordinary naval battle (9.0)."""
     sub = lone_sub(state, group)
     if sub is not None:
-        return attack(state, space, sub, target)
+        return attack(state, space, sub, target, plan=(plans or {}).get(side))
     prey = lone_sub(state, target)
     if prey is not None:
         hunters = escorts(state, group)
@@ -238,5 +231,5 @@ def battle(state: State, space: str, side: str, group: list[Unit], target: list[
                        text=f"{prey.id} is found, but only DDs and DEs fight a submarine: no combat")
             return {"space": space, "rounds": [], "withdrew": {side: [], prey.side: []},
                     "survivors": {side: [u.id for u in group], prey.side: [prey.id]}}
-        return hunt(state, space, hunters, prey, plans=plans)
-    return naval_combat.resolve(state, space, {side: group, target[0].side: target}, plans=plans)
+        return hunt(state, space, hunters, prey, plans=plans, strict=strict)
+    return naval_combat.resolve(state, space, {side: group, target[0].side: target}, plans=plans, strict=strict)
