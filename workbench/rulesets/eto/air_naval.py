@@ -1,7 +1,7 @@
 """Air-naval combat (ETO-16.0-16.5): bombers attacking ships, and the ships' anti-aircraft fire.
 
 A ship is a naval :class:`Unit` (``naval_units``): each hit is applied to it as it occurs
-(16.1 B) with the naval combat's damage rules (9.5, 10.9: ``naval_combat.hit_unit``), and its
+(16.1 B) with the naval combat's damage rules (9.5, 10.9: ``naval_damage.hit_unit``), and its
 armor is read again before each attack (a damaged ship shows its damaged armor).  A plain dict
 ``{"id", "armor", "named", "kind"}`` (``kind`` "BB", "CV", "CA", "CL", "DD", "CVE", "SS", "STP"
 ...; ``named`` defaults to ``kind in ("BB", "CV", "CA")``) is still taken, for tables and
@@ -19,7 +19,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_combat, air_units, values
+from workbench.rulesets.eto import air_combat, air_units, naval_damage, values
 
 NAMED = ("BB", "CV", "CA")  # 16.3: "specifically named naval units"; squadrons and STPs are not
 
@@ -108,8 +108,6 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any] | Unit], *
     plan = list(targets) if targets is not None else [None] * n
     if len(plan) > n:
         raise IllegalOrder("ETO-16.2", f"{bomber.id} makes at most {n} air-naval attacks, not {len(plan)}")
-    from workbench.rulesets.eto import naval_combat
-
     units = {u.id: u for u in ships if isinstance(u, Unit)}
     ships = [ship_record(state, s) if isinstance(s, Unit) else s for s in ships]
     by_id = {str(s["id"]): s for s in ships}
@@ -155,8 +153,8 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any] | Unit], *
         out.append(rec)
         if result != "miss" and ship["id"] in units:  # 16.1 B: damage marked as it occurs
             u = units[ship["id"]]
-            naval_combat.hit_unit(state, u, sink=result == "sunk", by=bomber.id, rule="ETO-16.2")
-            ship["sunk"] = not naval_combat.afloat(u)
+            naval_damage.hit_unit(state, u, sink=result == "sunk", by=bomber.id, rule="ETO-16.2")
+            ship["sunk"] = not naval_damage.afloat(u)
     taken: list[str] = []
     for _ in range(aa):
         if bomber.location == values.FORCE_POOL:

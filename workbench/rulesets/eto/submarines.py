@@ -29,6 +29,7 @@ from workbench.rulesets.eto import (
     air_naval,
     air_units,
     naval_combat,
+    naval_damage,
     naval_search,
     naval_units,
     values,
@@ -47,14 +48,14 @@ def _step(state: State) -> str:
 
 def lone_sub(state: State, units: list[Unit]) -> Unit | None:
     """The submarine when ``units`` is one (11.1: a sub never stacks at sea), else None."""
-    live = [u for u in units if naval_combat.afloat(u)]
+    live = [u for u in units if naval_damage.afloat(u)]
     return live[0] if len(live) == 1 and naval_units.is_submarine(state, live[0]) else None
 
 
 def escorts(state: State, stack: list[Unit]) -> list[Unit]:
     """ETO-11.2/11.3: the DD and DE units afloat in a stack, the only ships that fire at a sub."""
     hunters = set(rules(state)["hunters"])
-    return [u for u in stack if naval_combat.afloat(u) and naval_units.kind(state, u) in hunters]
+    return [u for u in stack if naval_damage.afloat(u) and naval_units.kind(state, u) in hunters]
 
 
 # --- 11.2: air units hunting a submarine at sea ------------------------------------------------
@@ -74,7 +75,7 @@ def air_search(state: State, side: str, sub: Unit, *, air: list[Unit] | None = N
     """ETO-11.2: one die + the number of bomber / fighter-bomber units in the space, -2 in the
     severe weather zone in winter; 7 or more intercepts the submarine.  One air search per sub
     per step (as 8.5's once a step for a group)."""
-    if not naval_units.is_submarine(state, sub) or not naval_combat.afloat(sub):
+    if not naval_units.is_submarine(state, sub) or not naval_damage.afloat(sub):
         raise IllegalOrder("ETO-11.2", f"{sub.id} is not a submarine at sea")
     if naval_units.in_port(sub):
         raise IllegalOrder("ETO-11.2", f"{sub.id} is in port: ships in port are intercepted automatically, "
@@ -126,7 +127,7 @@ def hunt(state: State, space: str, group: list[Unit], sub: Unit, *,
     """ETO-11.2: "If the sub is found, naval combat occurs between the intercepting group of
     DD/DEs and the submarine.  If the sub survives the first round and withdraws, the enemy
     cannot pursue."  An ordinary battle (9.0-9.6) with the hunters' pursuit off."""
-    if len(escorts(state, group)) != len([u for u in group if naval_combat.afloat(u)]):
+    if len(escorts(state, group)) != len([u for u in group if naval_damage.afloat(u)]):
         raise IllegalOrder("ETO-11.2", "only DD and DE units hunt a submarine at sea")
     side = group[0].side
     plans = dict(plans or {})
@@ -142,7 +143,7 @@ def _sub_shot(state: State, sub: Unit, stack: list[Unit], plan: naval_combat.Pla
     """One submarine attack on "any ship or STP marker in the enemy stack" (11.3): the plan's
     target for this attack (``targets`` in turn) while afloat, else the kernel's choice
     (:func:`naval_combat.pick_target`)."""
-    live = [u for u in stack if naval_combat.afloat(u) and naval_units.is_naval(state, u)]
+    live = [u for u in stack if naval_damage.afloat(u) and naval_units.is_naval(state, u)]
     k = int(sub.props.get("sub_attacks", 0))
     sub.props["sub_attacks"] = k + 1
     t = naval_combat.pick_target(state, sub, live, {}, plan.targets[k:k + 1])
@@ -194,7 +195,7 @@ def attack(state: State, space: str, sub: Unit, stack: list[Unit], *,
     if out["detected"]:
         fire([naval_combat.roll_hit(state, e, sub, other, "round 1, escorts before the submarine") for e in dd], 1,
              "escorts fire at the submarine")
-        if not naval_combat.afloat(sub):
+        if not naval_damage.afloat(sub):
             return _done(state, out, sub, stack)
     fire([_sub_shot(state, sub, stack, plan, "round 1")], 1, f"{sub.id}'s first attack")
     if plan.withdraw:
@@ -211,8 +212,8 @@ def attack(state: State, space: str, sub: Unit, stack: list[Unit], *,
 
 def _done(state: State, out: dict[str, Any], sub: Unit, stack: list[Unit]) -> dict[str, Any]:
     sub.props.pop("sub_attacks", None)
-    out["survivors"] = {sub.side: [sub.id] if naval_combat.afloat(sub) else [],
-                        **{s: [u.id for u in stack if naval_combat.afloat(u)] for s in {u.side for u in stack}}}
+    out["survivors"] = {sub.side: [sub.id] if naval_damage.afloat(sub) else [],
+                        **{s: [u.id for u in stack if naval_damage.afloat(u)] for s in {u.side for u in stack}}}
     return out
 
 
