@@ -143,3 +143,25 @@ def test_eto_16_3_naval_air_gets_plus_three_in_play(tmp_path):
     cv = {"id": "IT-CV1", "armor": 9, "kind": "CV"}
     res = an.bomb_ships(s, s.unit("UK-n"), [cv])
     assert res["attacks"][0]["bonus"] == 3 and cv["sunk"] and len(res["attacks"]) == 1  # the second finds none afloat
+
+
+def test_eto_16_2_hits_on_naval_units_damage_then_sink(tmp_path):
+    """16.1 B / 16.2 with a real counter: a German bomber (3 attacks, +2 against a named ship)
+    hits HMS York (CA, armor 10) with 4+5+2 = 11: damaged at once, its armor now 9; the second
+    attack, 3+4+2 = 9, hits the damaged cruiser: sunk for good (9.5).  The third attack finds no
+    ship afloat."""
+    s = naval_state(tmp_path, [GE_B, unit("UK-CA", "UK", "ca", HEX, name="York")], 4, 5, 3, 4)
+    york = s.unit("UK-CA")
+    res = an.bomb_ships(s, s.unit("GE-b"), [york])
+    assert [a["armor"] for a in res["attacks"]] == [10, 9]
+    assert [a["result"] for a in res["attacks"]] == ["hit", "hit"]
+    assert york.location == "Eliminated"
+
+
+def test_eto_16_2_a_hit_on_an_stp_marker_costs_one_stp(tmp_path):
+    """16.2: doubles "do not cause extra damage to a STP": (5,5) against an STP marker of 2 points
+    (armor 9) removes one STP; the marker stays with 1."""
+    s = naval_state(tmp_path, [GE_B, unit("UK-STP", "UK", "stp", HEX, points=2)], 5, 5)
+    stp = s.unit("UK-STP")
+    an.bomb_ships(s, s.unit("GE-b"), [stp], targets=["UK-STP"])
+    assert stp.props["points"] == 1 and stp.location == HEX

@@ -177,6 +177,15 @@ def test_eto_5_6_fewer_than_two_north_atlantic_stacks_close_the_atlantic(tmp_pat
     assert s.tracks["convoy.north_atlantic.closed_until"] == "1941-10" and not convoys.closed(s, "arctic")
 
 
+def test_eto_5_6_closure_in_a_seasonal_turn_runs_three_months_from_the_season(tmp_path):
+    """5.6/36.4: the check is made in a seasonal turn; the autumn turn comes before October, so
+    the routes are closed October to December ("1941-autumn" once crashed the month parser)."""
+    s = new_state(tmp_path, _escorts(NA, 8), west=True, options={"naval": True}, first="1941-09", last="1941-10")
+    s.turn = s.calendar.index("1941-autumn")
+    convoys.seasonal_check(s)
+    assert s.tracks["convoy.north_atlantic.closed_until"] == "1942-01"
+
+
 def test_eto_4_4_from_1942_the_us_shares_atlantic_losses_odd_ep_to_britain(tmp_path):
     """4.4: "1942-1945 and the US is sending lend lease to the UK": shared equally, Britain
     suffers the extra EP of an odd total (7 -> UK 4, US 3); without the lend lease, all UK."""

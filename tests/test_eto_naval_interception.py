@@ -3,8 +3,10 @@ battles, and the Naval Attacks step's searches."""
 
 from __future__ import annotations
 
+import pytest
 from eto_kit import FixedDice, events, new_state, step_to, unit
 
+from workbench.engine.errors import IllegalOrder
 from workbench.rulesets.eto import naval_units
 
 HARWICH, SCAPA = "03246", "02830"
@@ -94,3 +96,37 @@ def test_eto_8_3_searching_enemy_ships_at_rest_in_the_naval_attacks_step(tmp_pat
     s.dice = FixedDice(6, *([1, 2] * 8))
     s.apply(order)
     assert s.units_by_id["UK-DD1"].location == "North Sea" and events(s, "naval_battle")
+
+
+def test_eto_9_6_battle_plans_ride_with_the_orders_secret_and_simultaneous(tmp_path):
+    """9.6 (GAP-24): the mover's plan is given with its sail order (withdraw all after round 1),
+    the interceptor's with its intercept_naval order (no pursuit): neither sees the other's.  Round
+    1 (four misses), both plans revealed: the British withdraw, the Germans do not pursue: over."""
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"), unit("GE-DD2", "GE", "dd", "North Sea"))
+    s.apply({"kind": "sail", "units": ["UK-DD1", "UK-DD2"], "path": ["North Sea", SCAPA], "port": True,
+             "withdraw_all": True})
+    s.dice = FixedDice(6, *([1, 2] * 4))
+    s.apply({"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"], "pursue": False, "targets": ["UK-DD2"]})
+    shots = [e for e in events(s, "roll") if e["rule"] == "ETO-9.2"]
+    assert len(shots) == 4 and [e["data"]["round"] for e in events(s, "naval_round")] == [1]
+    assert s.units_by_id["UK-DD1"].props.get("withdrew") and s.units_by_id["UK-DD2"].props.get("withdrew")
+    assert [e["purpose"].split(" fires at ")[1][:6] for e in shots if e["purpose"].startswith("GE")] == ["UK-DD2", "UK-DD1"]
+
+
+def test_eto_9_6_plans_name_only_the_stacks_own_units(tmp_path):
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"), unit("GE-DD2", "GE", "dd", "North Sea"))
+    with pytest.raises(IllegalOrder, match="ETO-9.6"):
+        s.apply({"kind": "sail", "units": ["UK-DD1"], "path": ["North Sea"], "withdraw": ["GE-DD1"]})
+
+
+def test_eto_11_3_an_intercepting_submarine_attacks_by_its_own_procedure(tmp_path):
+    """11.3 through intercept_naval: a German SS finds the two British DDs (6); the British roll 1
+    (<= 2 DD/DE): both DDs fire first (miss), the sub attacks once (miss) and, as its order says,
+    withdraws: three shots in all, no second round."""
+    s = _state(tmp_path, unit("GE-SS", "GE", "ss", "North Sea"))
+    _sail(s)
+    s.dice = FixedDice(6, 1, 1, 2, 1, 2, 1, 2)
+    s.apply({"kind": "intercept_naval", "units": ["GE-SS"], "withdraw_all": True})
+    assert [e["data"]["detected"] for e in events(s, "sub_detection")] == [True]
+    assert len([e for e in events(s, "roll") if e["rule"] == "ETO-9.2"]) == 3
+    assert s.units_by_id["GE-SS"].props.get("withdrew")

@@ -1,9 +1,11 @@
 """Air-naval combat (ETO-16.0-16.5): bombers attacking ships, and the ships' anti-aircraft fire.
 
-Standalone until the naval units exist (a later issue): a ship is a plain dict
+A ship is a naval :class:`Unit` (``naval_units``): each hit is applied to it as it occurs
+(16.1 B) with the naval combat's damage rules (9.5, 10.9: ``naval_damage.hit_unit``), and its
+armor is read again before each attack (a damaged ship shows its damaged armor).  A plain dict
 ``{"id", "armor", "named", "kind"}`` (``kind`` "BB", "CV", "CA", "CL", "DD", "CVE", "SS", "STP"
-...; ``named`` defaults to ``kind in ("BB", "CV", "CA")``).  :func:`bomb_ships` marks the
-results on the dicts (``"hits"``, ``"sunk"``) for the naval code to turn into damage.
+...; ``named`` defaults to ``kind in ("BB", "CV", "CA")``) is still taken, for tables and
+examples: :func:`bomb_ships` then only marks the results on it (``"hits"``, ``"sunk"``).
 
 16.0/16.1's when and who (after air-to-air combat in the hex, unaborted bombers only, the
 bombing player's choice of targets) is the caller's: air missions and interception pass the
@@ -17,7 +19,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_combat, air_units, values
+from workbench.rulesets.eto import air_combat, air_units, naval_damage, values
 
 NAMED = ("BB", "CV", "CA")  # 16.3: "specifically named naval units"; squadrons and STPs are not
 
@@ -75,7 +77,15 @@ def _stp(ship: dict[str, Any]) -> bool:
     return str(ship.get("kind", "")).upper() == "STP"
 
 
-def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targets: list[str] | None = None,
+def ship_record(state: State, u: Unit) -> dict[str, Any]:
+    """The dict :func:`bomb_ships` reads for a naval unit: its current armor, kind and name."""
+    from workbench.rulesets.eto import naval_units
+
+    return {"id": u.id, "armor": naval_units.armor(state, u), "kind": naval_units.kind(state, u),
+            "named": naval_units.is_named(state, u)}
+
+
+def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any] | Unit], *, targets: list[str] | None = None,
                port: str | None = None, stack_size: int | None = None, carrier: bool = False) -> dict[str, Any]:
     """ETO-16.1 B/C, 16.2-16.4: one bomber's attacks on the ships in its hex.
 
@@ -98,6 +108,8 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targe
     plan = list(targets) if targets is not None else [None] * n
     if len(plan) > n:
         raise IllegalOrder("ETO-16.2", f"{bomber.id} makes at most {n} air-naval attacks, not {len(plan)}")
+    units = {u.id: u for u in ships if isinstance(u, Unit)}
+    ships = [ship_record(state, s) if isinstance(s, Unit) else s for s in ships]
     by_id = {str(s["id"]): s for s in ships}
     for t in plan:
         if t is not None and t not in by_id:
@@ -117,6 +129,8 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targe
             state.emit("air_naval_target", side=bomber.side, rule="ETO-16.1",
                        text=f"{want} is already sunk; {bomber.id} attacks {ship['id']}", bomber=bomber.id,
                        wanted=want, target=ship["id"])
+        if ship["id"] in units:  # 9.5: a damaged ship shows its damaged armor at once
+            ship["armor"] = ship_record(state, units[ship["id"]])["armor"]
         named, stp = _named(ship), _stp(ship)
         plus = bonus(named=named and not stp, naval_air=naval_air, tables=tables)
         armor = int(ship["armor"])
@@ -137,6 +151,10 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any]], *, targe
                         f"{armor}: {result}{' (anti-aircraft hit)' if flak else ''}",
                    hex=bomber.location, **rec)
         out.append(rec)
+        if result != "miss" and ship["id"] in units:  # 16.1 B: damage marked as it occurs
+            u = units[ship["id"]]
+            naval_damage.hit_unit(state, u, sink=result == "sunk", by=bomber.id, rule="ETO-16.2")
+            ship["sunk"] = not naval_damage.afloat(u)
     taken: list[str] = []
     for _ in range(aa):
         if bomber.location == values.FORCE_POOL:

@@ -582,10 +582,60 @@ def improved_hq_draws(state: State) -> None:
     state.tracks["SU.hq_drawn"] = ",".join(drawn + picks)
 
 
+def naval_entry_ports(state: State, unit: Unit) -> list[str]:
+    """ETO-37.6: "naval units must be placed in home country ports" (in supply, not in enemy
+    ZOC, friendly, with room: 7.7); "US naval units ... in the United States box or in any port
+    friendly to the Western Allies".  A named ship back from repair (37.4) lists the port it was
+    repaired in first, then major ports before minor ones."""
+    from workbench.rulesets.eto import ports
+
+    hm = state.map
+    col = hm.hexes["port"]
+    home = home_mask(state, unit.nation)
+    reach = supply.reach(state, unit.nation, unit.side)
+    enemy_zoc = zoc(state, values.other(unit.side))
+    out = []
+    for i in np.flatnonzero(np.asarray([p in ("minor", "major") for p in col])):
+        label = hm.label(int(i))
+        if unit.nation == "US":
+            ok = ports.friendly(state, unit.side, label)
+        else:
+            ok = bool(home[i]) and reach[i] >= 0 and not enemy_zoc[i] and ports.friendly(state, unit.side, label)
+        if ok and ports.enter_why_not(state, unit.side, [unit], label) is None:
+            out.append(label)
+    if unit.nation == "US" and ports.enter_why_not(state, unit.side, [unit], "US box") is None:
+        out.append("US box")
+    first = unit.props.get("repair_port")
+    out.sort(key=lambda p: (p != first, p in ports.PORT_BOXES or col[hm.index(p)] != "major", p))
+    return out
+
+
+def naval_arrival(state: State, unit: Unit) -> None:
+    """ETO-37.6: a naval unit due from the turn track enters a port (:func:`naval_entry_ports`,
+    the first; the owner may sail it on); with none, it "is permanently eliminated"."""
+    spots = naval_entry_ports(state, unit)
+    unit.props.pop("repair_port", None)
+    if not spots:
+        unit.location = values.PERMANENT
+        state.emit("arrive", side=unit.side, rule="ETO-37.6", unit=unit.id,
+                   text=f"{unit.id} has no home port to enter: permanently eliminated")
+        return
+    unit.location = spots[0]
+    unit.props["in_port"] = True
+    state.emit("arrive", side=unit.side, rule="ETO-37.6", text=f"{unit.id} enters the port at {unit.location}",
+               unit=unit.id, at=unit.location)
+
+
 def delayed(state: State, step: Any) -> None:
     """Construction Step 2 (37.2, 37.6): units due this season enter, or return to the pool."""
+    from workbench.rulesets.eto import naval_units
+
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         if u.location != TURN_TRACK or u.props.get("arrives") != state.turn_label:
+            continue
+        if naval_units.is_naval(state, u):
+            u.props.pop("arrives", None)
+            naval_arrival(state, u)
             continue
         spots = [h for h in hub_hexes(state, u) if placement_ok(state, u, h, resource_only=True) is None]
         spots.sort(key=lambda h: (not terrain_arrays(state).city_resource[state.map.index(h)], h))

@@ -133,6 +133,10 @@ def stacks(state: State, route: str, *, minus: dict[str, float] | None = None) -
     return own + own_stacks(state, "north_atlantic", minus=minus) // int(per)
 
 
+#: The month each seasonal turn comes before (ETO-SOP).
+SEASON_MONTH = {"winter": 1, "spring": 4, "summer": 7, "autumn": 10}
+
+
 def seasonal_check(state: State, *_: Any) -> None:
     """ETO-5.6: "At least two stacks (16 units) of convoy escorts must occupy the North Atlantic
     convoy escort box during a seasonal turn or the North and South Atlantic routes are
@@ -143,10 +147,8 @@ def seasonal_check(state: State, *_: Any) -> None:
     have = own_stacks(state, "north_atlantic")
     if have >= int(e["na_minimum_stacks"]):
         return
-    label = state.turn_label
-    first = {"winter": 1, "spring": 4, "summer": 7, "autumn": 10}
-    y = int(label[:4])
-    m = first[label[5:]] if label[5:] in first else int(label[5:7])  # the season's first month
+    tail = state.turn_label[5:]  # a seasonal turn is "1941-autumn": it comes before October
+    y, m = int(state.turn_label[:4]), SEASON_MONTH[tail] if tail in SEASON_MONTH else int(tail[:2])
     m += int(e["na_closure_months"])
     y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
     until = f"{y:04d}-{m:02d}"

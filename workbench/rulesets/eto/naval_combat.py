@@ -22,10 +22,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import naval_units, sea_transport
+from workbench.rulesets.eto import naval_units
+from workbench.rulesets.eto.naval_damage import afloat, hit_unit
 
 RULE = "ETO-9.0"
 #: 9.3: round 1's six sub-rounds, by current gunnery
@@ -36,12 +37,46 @@ VALUE = {"BB": 6, "CV": 6, "CA": 4, "CVE": 3, "STP": 3, "CL": 2, "DD": 1, "DE": 
 
 @dataclass
 class Plan:
-    """One side's choices for a battle (see the module docstring)."""
+    """One side's choices for a battle (see the module docstring).  A submarine's attack (11.3)
+    reads ``targets`` as the target of each attack in turn and ``withdraw`` (any) as leaving
+    after its first attack instead of fighting the second round."""
 
     hold_out: dict[int, list[str]] = field(default_factory=dict)
     targets: list[str] = field(default_factory=list)
     withdraw: str | list[str] | None = None
     pursue: bool = True
+
+
+#: Order fields that carry a side's battle plan (``sail``, ``intercept_naval``, ``naval_search``).
+PLAN_FIELDS = ("targets", "hold_out", "withdraw", "withdraw_all", "pursue")
+
+
+def plan_of(order: dict[str, Any]) -> dict[str, Any]:
+    """The battle-plan fields of an order, as stored with a voyage (plain JSON)."""
+    return {k: order[k] for k in PLAN_FIELDS if k in order}
+
+
+def plan_why_not(order: dict[str, Any], units: list[str]) -> Refusal | None:
+    """The plan fields of an order name only the order's own units in ``hold_out`` and
+    ``withdraw`` (9.1, 9.6); targets are enemy units, checked when the battle picks them."""
+    for key, rule in (("hold_out", "ETO-9.1"), ("withdraw", "ETO-9.6")):
+        bad = [i for i in order.get(key) or [] if i not in units]
+        if bad:
+            return Refusal(rule, f"{key} names units not in this stack: {', '.join(map(str, bad))}")
+    if order.get("withdraw") and order.get("withdraw_all"):
+        return Refusal("ETO-9.6", "give either withdraw (some units) or withdraw_all, not both")
+    return None
+
+
+def plan_from(fields: dict[str, Any] | None) -> Plan | None:
+    """ETO-9.1/9.4/9.6: a :class:`Plan` from an order's fields: ``targets`` (preferred, in order),
+    ``hold_out`` (units kept out of round 1), ``withdraw`` (units leaving after round 1) or
+    ``withdraw_all``, ``pursue`` (fight on against an enemy withdrawing entirely)."""
+    if not fields:
+        return None
+    return Plan(hold_out={1: list(fields.get("hold_out") or [])}, targets=list(fields.get("targets") or []),
+                withdraw="all" if fields.get("withdraw_all") else (list(fields.get("withdraw") or []) or None),
+                pursue=bool(fields.get("pursue", True)))
 
 
 def committed_why_not(state: State, mine: list[Unit], theirs: list[Unit], held: list[str]) -> str | None:
@@ -75,7 +110,7 @@ def roll_hit(state: State, shooter: Unit, target: Unit, side: str, rnd: str) -> 
             "hit": hit, "sink": sink}
 
 
-def _pick(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, int], prefs: list[str]) -> Unit | None:
+def pick_target(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, int], prefs: list[str]) -> Unit | None:
     """ETO-9.4: no unit is attacked k+1 times in a round before every enemy unit in the battle
     was attacked k times.  Among those allowed: the plan's first preference, else the most
     valuable target weighted by the chance to hit it."""
@@ -98,30 +133,15 @@ def _pick(state: State, shooter: Unit, enemies: list[Unit], attacked: dict[str, 
     return sorted(allowed, key=score)[0]
 
 
-def _apply(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
-    """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round: doubles sink, a hit on
-    an undamaged unit damages it, a second hit sinks; an STP hit removes one STP."""
+def apply_shots(state: State, shots: list[dict[str, Any]], units: dict[str, Unit]) -> None:
+    """ETO-9.5/10.9: hits take effect together at the end of a (sub-)round (:func:`hit_unit`)."""
     for s in shots:
-        if not s["hit"]:
-            continue
-        t = units[s["target"]]
-        if t.location in ("Force pool", "Eliminated"):
-            continue
-        if naval_units.is_stp(state, t):
-            t.props["points"] = naval_units.stp_points(t) - 1
-            if naval_units.stp_points(t) <= 0:
-                naval_units.sink(state, t, "ETO-10.9", " (its last STP)")
-            else:
-                sea_transport.check_lift(state, t.side, t.location)
-            continue
-        if s["sink"]:
-            naval_units.sink(state, t, "ETO-9.5", f" by {s['shooter']} (doubles)")
-        else:
-            naval_units.damage(state, t, "ETO-9.5", f" by {s['shooter']}")
+        if s["hit"]:
+            hit_unit(state, units[s["target"]], sink=s["sink"], by=s["shooter"])
 
 
 def _afloat(state: State, units: list[Unit]) -> list[Unit]:
-    return [u for u in units if u.location not in ("Force pool", "Eliminated")]
+    return [u for u in units if afloat(u)]
 
 
 def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[Unit]], plans: dict[str, Plan],
@@ -131,7 +151,7 @@ def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[U
         for u in ships:
             if naval_units.gunnery(state, u) is None:
                 continue
-            t = _pick(state, u, targets[side], attacked, plans[side].targets)
+            t = pick_target(state, u, targets[side], attacked, plans[side].targets)
             if t is None:
                 continue
             attacked[t.id] = attacked.get(t.id, 0) + 1
@@ -139,17 +159,25 @@ def _fire(state: State, firing: dict[str, list[Unit]], targets: dict[str, list[U
     return shots
 
 
-def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan) -> list[Unit]:
-    """ETO-9.6: "any number up to half (rounded up) of his units, or all of them"."""
+def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan, strict: bool = True) -> list[Unit]:
+    """ETO-9.6: "any number up to half (rounded up) of his units, or all of them".  A plan given
+    before the battle (standing orders, ``strict`` False) that names too many of the survivors
+    withdraws the first half of them, rounded up."""
     w = plan.withdraw
     if not w:
         return []
     if w == "all":
         return list(ships)
     chosen = [u for u in ships if u.id in set(w)]
-    if len(chosen) > math.ceil(len(ships) / 2) and len(chosen) != len(ships):
-        raise IllegalOrder("ETO-9.6", f"{side} may withdraw at most half its {len(ships)} units (rounded up), "
-                                      f"or all of them, not {len(chosen)}")
+    most = math.ceil(len(ships) / 2)
+    if len(chosen) > most and len(chosen) != len(ships):
+        if strict:
+            raise IllegalOrder("ETO-9.6", f"{side} may withdraw at most half its {len(ships)} units (rounded up), "
+                                          f"or all of them, not {len(chosen)}")
+        chosen = chosen[:most]
+        state.emit("naval_plan", side=side, rule="ETO-9.6",
+                   text=f"{side} may withdraw at most {most} of its {len(ships)} units: "
+                        f"{', '.join(u.id for u in chosen)} withdraw")
     return chosen
 
 
@@ -163,32 +191,19 @@ def carrier_strikes(state: State, sides: dict[str, list[Unit]]) -> list[dict[str
         enemy = [u for s, us in sides.items() if s != side for u in _afloat(state, us)]
         cvs = {u.id for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)}
         for air in air_units.air_units(state, side):
-            if air.props.get("carrier") not in cvs or not enemy:
+            if air.props.get("carrier") not in cvs or not _afloat(state, enemy):
                 continue
             air.props["role"] = "bomber"
-            dicts = [{"id": u.id, "armor": naval_units.armor(state, u), "kind": naval_units.kind(state, u),
-                      "named": naval_units.is_named(state, u)} for u in _afloat(state, enemy)]
-            res = air_naval.bomb_ships(state, air, dicts, carrier=True)
-            by = {u.id: u for u in enemy}
-            for d in dicts:
-                u = by[d["id"]]
-                if d.get("sunk"):
-                    naval_units.sink(state, u, "ETO-16.2", f" by {air.id}")
-                for _ in range(int(d.get("hits", 0))):
-                    if u.location in ("Force pool", "Eliminated"):
-                        break
-                    if naval_units.is_stp(state, u):
-                        _apply(state, [{"hit": True, "sink": False, "target": u.id, "shooter": air.id}], by)
-                    else:
-                        naval_units.damage(state, u, "ETO-16.2", f" by {air.id}")
-            out.append(res)
+            out.append(air_naval.bomb_ships(state, air, _afloat(state, enemy), carrier=True))
     return out
 
 
 def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: dict[str, Plan] | None = None,
-            port: bool = False) -> dict[str, Any]:
+            port: bool = False, strict: bool = True) -> dict[str, Any]:
     """ETO-9.0-9.6: one naval battle in ``space`` between the two ``sides`` (the intercepting
-    group and the intercepted stack); ``port``: a battle for a port (7.7), no withdrawal."""
+    group and the intercepted stack); ``port``: a battle for a port (7.7), no withdrawal.
+    ``strict``: a plan breaking 9.1 or 9.6 is refused; otherwise (plans given with orders before
+    the enemy was known) the kernel commits everything / withdraws the most allowed, and says so."""
     plans = {s: (plans or {}).get(s) or Plan() for s in sides}
     a, b = list(sides)
     units = {u.id: u for us in sides.values() for u in us}
@@ -203,8 +218,11 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
             other = b if s == a else a
             held = plans[s].hold_out.get(rnd, [])
             why = committed_why_not(state, fighting[s], fighting[other], held)
-            if why:
+            if why and strict:
                 raise IllegalOrder("ETO-9.1", f"{s}: {why}")
+            if why:
+                held = []
+                state.emit("naval_plan", side=s, rule="ETO-9.1", at=space, text=f"{s}: {why}; everything is committed")
             committed[s] = [u for u in fighting[s] if u.id not in held]
         attacked: dict[str, int] = {}
         shots_all: list[dict[str, Any]] = []
@@ -216,13 +234,13 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
                 targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
                 shots = _fire(state, firing, targets, plans, attacked, f"round 1, gunnery-{g} sub-round")
                 fired |= {u.id for us in firing.values() for u in us}
-                _apply(state, shots, units)
+                apply_shots(state, shots, units)
                 shots_all += shots
         else:
             firing = {s: _afloat(state, committed[s]) for s in sides}
             targets = {s: _afloat(state, committed[b if s == a else a]) for s in sides}
             shots_all = _fire(state, firing, targets, plans, attacked, "round 2")
-            _apply(state, shots_all, units)
+            apply_shots(state, shots_all, units)
         out["rounds"].append(shots_all)
         state.emit("naval_round", rule="ETO-9.3", at=space, round=rnd,
                    text=f"round {rnd} at {space}: {sum(s['hit'] for s in shots_all)} hit(s) in {len(shots_all)} shot(s)",
@@ -233,7 +251,7 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
         # 9.6: withdrawal, chosen secretly before the battle, revealed together
         if port:
             continue
-        w = {s: _withdrawals(state, s, fighting[s], plans[s]) for s in sides}
+        w = {s: _withdrawals(state, s, fighting[s], plans[s], strict) for s in sides}
         for s, us in w.items():
             for u in us:
                 u.props["withdrew"] = state.turn_label

@@ -30,6 +30,7 @@ from workbench.rulesets.eto import (
     naval_units,
     ports,
     sea_spaces,
+    submarines,
     values,
 )
 
@@ -112,9 +113,12 @@ def _evades(state: State, group: list[Unit], target: list[Unit], *, automatic: b
 
 def attempt(state: State, side: str, units: list[Unit], space: str, target: list[Unit], *,
             groups: list[list[Unit]] | None = None, automatic: bool = False,
-            plans: dict[str, naval_combat.Plan] | None = None) -> dict[str, Any]:
+            plans: dict[str, naval_combat.Plan | None] | None = None, strict: bool = True) -> dict[str, Any]:
     """ETO-8.0, 8.4-8.7: the stack moves to ``space`` (no MP), searches in groups fastest first;
-    each finding group fights the target at once unless it evades."""
+    each finding group fights the target at once unless it evades (9.0; a submarine's own
+    combat, 11.2/11.3).  ``plans``: each side's battle choices; ``strict`` False for plans given
+    as standing orders (the kernel fixes what 9.1/9.6 would refuse)."""
+    plans = {k: v for k, v in (plans or {}).items() if v is not None}
     groups = groups or [units]
     refuse(naval_search.groups_why_not(state, units, groups))
     for u in units:
@@ -143,7 +147,7 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
             state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
                        text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
             continue
-        res = naval_combat.resolve(state, space, {side: grp, live_t[0].side: live_t}, plans=plans)
+        res = submarines.battle(state, space, side, grp, live_t, plans=plans, strict=strict)  # 9.0, 11.2, 11.3
         for uid_list in res["withdrew"].values():
             for uid in uid_list:
                 state.units_by_id[uid].props["withdrew_step"] = _step(state)
@@ -198,6 +202,7 @@ class InterceptNavalOrder(OrderKind):
         groups = [[state.units_by_id[i] for i in g] for g in raw]
         refuse(naval_search.groups_why_not(state, units, groups))
         refuse(naval_search.may_search_why_not(state, units, _target(state, f["data"]["space"])))
+        refuse(naval_combat.plan_why_not(order, ids))
         return f, units, groups
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -211,7 +216,10 @@ class InterceptNavalOrder(OrderKind):
             and any(naval_units.in_port(u) for u in units)  # 8.6: from the port of the hex entered
         state.emit("intercept_naval", side=f["side"], rule=RULE, at=space,
                    text=f"{', '.join(u.id for u in units)} move to intercept {', '.join(u.id for u in target)} in {space}")
-        attempt(state, f["side"], units, space, target, groups=groups, automatic=auto)
+        voyage = naval_movement.voyage_record(state) or {}
+        plans = {f["side"]: naval_combat.plan_from(naval_combat.plan_of(order)),
+                 values.other(f["side"]): naval_combat.plan_from(voyage.get("plan"))}
+        attempt(state, f["side"], units, space, target, groups=groups, automatic=auto, plans=plans, strict=False)
 
 
 class NavalSearchOrder(OrderKind):
@@ -267,6 +275,7 @@ class NavalSearchOrder(OrderKind):
             raise IllegalOrder(self.rule, f"there are no enemy ships to search for in {space}")
         refuse(naval_search.target_why_not(state, targets, space))
         refuse(naval_search.may_search_why_not(state, units, targets))
+        refuse(naval_combat.plan_why_not(order, ids))
         return units, space, targets
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
@@ -274,7 +283,8 @@ class NavalSearchOrder(OrderKind):
         auto = any(naval_units.in_port(u) for u in targets)
         state.emit("naval_search_order", side=units[0].side, rule=self.rule, at=space,
                    text=f"{', '.join(u.id for u in units)} search for the enemy ships in {space}")
-        attempt(state, units[0].side, units, space, targets, automatic=auto)
+        attempt(state, units[0].side, units, space, targets, automatic=auto,
+                plans={units[0].side: naval_combat.plan_from(naval_combat.plan_of(order))}, strict=False)
 
 
 if offer not in naval_movement.OFFER_HOOKS:

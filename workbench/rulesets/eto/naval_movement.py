@@ -268,12 +268,15 @@ def voyage_record(state: State) -> dict[str, Any] | None:
     return state.markers.get("naval", {}).get("voyage")
 
 
-def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> dict[str, Any]:
-    """Start the stack's voyage (the order was checked) and walk it as far as it goes."""
+def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
+         plan: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Start the stack's voyage (the order was checked) and walk it as far as it goes.  ``plan``:
+    the stack's standing battle orders (9.1, 9.4, 9.6: :func:`naval_combat.plan_from`), given
+    before any enemy is met, so they stay secret from the interceptor."""
     start = units[0].location
     voyage = {"side": side, "units": [u.id for u in units], "from": start, "path": list(path), "left": list(path),
               "at": start, "mp": 0, "halted": False, "port": bool(to_port), "phase": phase(state),
-              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None}
+              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None, "plan": plan or {}}
     for u in units:
         u.props.pop("in_port", None)
     return continue_voyage(state, voyage)
@@ -328,7 +331,8 @@ def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
         foes = ports.enemy_ships_in_port(state, side, here)
         if foes:  # 7.7, 8.6: the battle for the port, no withdrawal
             naval_combat.resolve(state, here, {side: live, values.other(side): ports.in_port(state, values.other(side),
-                                                                                              here)}, port=True)
+                                                                                              here)},
+                                 port=True, plans={side: naval_combat.plan_from(voyage.get("plan"))}, strict=False)
             live = [u for u in live if u.location == here]
         if live and not ports.enemy_ships_in_port(state, side, here):
             for u in live:
@@ -378,10 +382,12 @@ class SailOrder(OrderKind):
         units = self._units(state, order)
         refuse(sail_why_not(state, d.side if d else "", units, self.path_of(state, order, units),
                             bool(order.get("port"))))
+        refuse(naval_combat.plan_why_not(order, [u.id for u in units]))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units = self._units(state, order)
-        sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")))
+        sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")),
+             naval_combat.plan_of(order))
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         d = state.decision

@@ -40,6 +40,7 @@ from workbench.rulesets.eto import (
     losses,
     naval_interception,
     naval_movement,
+    naval_repair,
     naval_search,
     naval_units,
     naval_upkeep,
@@ -127,7 +128,7 @@ class ETORuleset(ETOFace, Ruleset):
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
-            sea_supply.LoadSupplyOrder(),
+            sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
