@@ -93,12 +93,13 @@ def new_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, seed: in
 
 
 def flying_state(tmp_path: Path, units: list[dict[str, Any]], *faces: int, allies: tuple[str, ...] = ("SU",),
-                 props: dict[str, dict[str, Any]] | None = None):  # noqa: ANN201
-    """A test game of the eastern front with air on and ``allies`` on the Allied side; every unit
-    flies (flight f1) from a base in 08640 unless ``props`` says otherwise (None removes a prop)."""
+                 props: dict[str, dict[str, Any]] | None = None, naval: bool = False):  # noqa: ANN201
+    """A test game of the eastern front with air on (and the war at sea with ``naval``) and
+    ``allies`` on the Allied side; every unit flies (flight f1) from a base in 08640 unless
+    ``props`` says otherwise (None removes a prop)."""
     path = tmp_path / "eto-air.toml"
     path.write_text(scenario_text(units).replace('nations = ["SU"]', f"nations = {_toml(list(allies))}"))
-    s = load_scenario(path, options={"air": True}).new_state(seed=1)
+    s = load_scenario(path, options={"air": True, "naval": naval}).new_state(seed=1)
     for u in s.units_by_id.values():
         u.props.update({"base": "08640", "flight": "f1"})
         for k, v in (props or {}).get(u.id, {}).items():

@@ -18,7 +18,7 @@ HEX = "08740"
 
 
 def naval_state(tmp_path, units: list[dict[str, Any]], *faces: int):
-    return flying_state(tmp_path, units, *faces, allies=("SU", "UK", "US"))
+    return flying_state(tmp_path, units, *faces, allies=("SU", "UK", "US"), naval=True)
 
 
 GE_B = unit("GE-b", "GE", "bomber", HEX)

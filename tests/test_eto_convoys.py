@@ -180,7 +180,7 @@ def test_eto_5_6_fewer_than_two_north_atlantic_stacks_close_the_atlantic(tmp_pat
 def test_eto_5_6_closure_in_a_seasonal_turn_runs_three_months_from_the_season(tmp_path):
     """5.6/36.4: the check is made in a seasonal turn; the autumn turn comes before October, so
     the routes are closed October to December ("1941-autumn" once crashed the month parser)."""
-    s = new_state(tmp_path, _escorts(NA, 8), west=True, options={"naval": True}, first="1941-09", last="1941-10")
+    s = new_state(tmp_path, _escorts(NA, 8), west=True, options={"naval": True, "strategic-warfare": True}, first="1941-09", last="1941-10")
     s.turn = s.calendar.index("1941-autumn")
     convoys.seasonal_check(s)
     assert s.tracks["convoy.north_atlantic.closed_until"] == "1942-01"
