@@ -25,11 +25,13 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     convoys,
+    fleets,
     naval_combat,
     naval_units,
     ports,
     sea_spaces,
     sea_transport,
+    straits,
     values,
 )
 
@@ -130,20 +132,22 @@ def path_cost(state: State, side: str, start: str, path: list[str]) -> tuple[int
     return total, None
 
 
-def _exclusion_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str]) -> Refusal | None:
+def _exclusion_why_not(state: State, side: str, stacks: list[list[Unit]], start: str,
+                       path: list[str]) -> Refusal | None:
     """ETO-7.6: in the End phase a stack cannot enter a space within enemy naval interception
     range unless it has more naval units and more gunnery than all supplied enemy vessels in
-    range (enemy ships marked OOS do not count); ships starting in range may leave."""
+    range (enemy ships marked OOS do not count); ships starting in range may leave.
+    ``stacks[k]`` is the stack entering ``path[k]`` (7.0: it changes where units drop off or join)."""
     enemy = [u for u in naval_units.naval_units(state, values.other(side)) if not naval_units.is_uboat(state, u)
              and not u.props.get("oos") and (sea_spaces.is_space(state, u.location))]
     ranges = {u.id: sea_spaces.interception_range(state, u.location) for u in enemy}
     start_in = {uid for uid, r in ranges.items() if start in r}
-    n_mine = naval_units.unit_count(state, units)
-    g_mine = sum(int(naval_units.gunnery(state, u) or 0) for u in units)
-    for space in path:
+    for space, units in zip(path, stacks, strict=True):
         near = [u for u in enemy if space in ranges[u.id]]
         if not near or {u.id for u in near} <= start_in:
             continue
+        n_mine = naval_units.unit_count(state, units)
+        g_mine = sum(int(naval_units.gunnery(state, u) or 0) for u in units)
         n_them = naval_units.unit_count(state, near)
         g_them = sum(int(naval_units.gunnery(state, u) or 0) for u in near)
         if not (n_mine > n_them and g_mine > g_them):
@@ -153,8 +157,78 @@ def _exclusion_why_not(state: State, side: str, units: list[Unit], start: str, p
     return None
 
 
-def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> Refusal | None:
+def _stacks(state: State, units: list[Unit], path: list[str], drop: dict[str, list[str]],
+            join: dict[str, list[str]]) -> list[list[Unit]]:
+    """ETO-7.0: the stack entering each space of ``path``: joiners are in it from the space after
+    the one they join in, dropped units up to the space they are left in (first visits count)."""
+    ids = [u.id for u in units]
+    drop, join = dict(drop), dict(join)
+    out = []
+    for space in path:
+        out.append([state.units_by_id[i] for i in ids])
+        ids += [i for i in join.pop(space, []) if i not in ids]
+        ids = [i for i in ids if i not in set(drop.pop(space, []))]
+    return out
+
+
+def _stops_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str],
+                   drop: dict[str, list[str]], join: dict[str, list[str]], ph: str) -> Refusal | None:
+    """ETO-7.0: "Moving naval stacks can drop off units as they move ... can pick up additional
+    naval units as it moves (by entering the hex occupied by the non-moving units)"."""
+    if not isinstance(drop, dict) or not isinstance(join, dict):
+        return Refusal(RULE, "drop and join map spaces of the path to unit ids")
+    for where in (*drop, *join):
+        if where not in path:
+            return Refusal(RULE, f"{where} is not on the path: units drop off or join only in spaces entered")
+    moving = {u.id for u in units}
+    seen: set[str] = set()
+    for space in path:
+        for i in join.get(space, []) if space not in seen else []:
+            u = state.units_by_id.get(i)
+            if u is None or u.side != side or not naval_units.is_naval(state, u) or u.location != space:
+                return Refusal(RULE, f"{i} is no friendly naval unit waiting in {space} to join the stack")
+            if i in moving:
+                return Refusal(RULE, f"{i} is already in the moving stack")
+            if u.props.get("sailed_phase") == f"{state.turn_label}/{ph}":
+                return Refusal("ETO-7.1", f"{i} already moved in this phase and cannot join")
+            if ph == "end" and naval_units.in_port(u):
+                return Refusal("ETO-7.6", f"{i} began the End phase in port and cannot move")
+            if naval_units.is_submarine(state, u) or naval_units.is_uboat(state, u):
+                return Refusal("ETO-11.1", f"{i} is a submarine: it moves alone and joins no stack")
+            moving.add(i)
+        for i in drop.get(space, []) if space not in seen else []:
+            if i not in moving:
+                return Refusal(RULE, f"{i} is not in the stack when it enters {space}, so it cannot be dropped there")
+            moving.discard(i)
+        seen.add(space)
+    return None
+
+
+def _port_move_why_not(state: State, side: str, units: list[Unit], start: str, to_port: bool) -> Refusal | None:
+    """ETO-7.7: "a player can declare that his naval units in a port hex are entering (or leaving)
+    the port" without moving: ``path = []``; entering is a move's end, leaving only in the Naval
+    and Air phase (in the End phase units "can only enter ports")."""
+    if ports.size(state, start) is None:
+        return Refusal(RULE, f"{start} has no port: a voyage needs a path, the spaces entered in order")
+    if start in weather_icebound(state):
+        return Refusal("ETO-7.8", f"{start} is icebound: naval units cannot enter or leave it")
+    if to_port:
+        if any(naval_units.in_port(u) for u in units):
+            return Refusal("ETO-7.7", "some of these units are already in the port")
+        return ports.enter_why_not(state, side, units, start)
+    if not all(naval_units.in_port(u) for u in units):
+        return Refusal("ETO-7.7", "only units in the port can leave it")
+    if any(naval_units.is_submarine(state, u) for u in units) and len(
+            [u for u in naval_units.naval_units(state, side, start) if not naval_units.in_port(u)]) + len(units) > 1:
+        return Refusal("ETO-11.1", "a submarine cannot end its move stacked with other friendly naval units "
+                                   "outside a port")
+    return None
+
+
+def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
+                 drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None) -> Refusal | None:
     """Every rule a sail order must pass, checked before anything moves."""
+    drop, join = drop or {}, join or {}
     ph = phase(state)
     if ph is None:
         return Refusal("ETO-7.0", "naval units move only in the Naval and Air phase and the End phase")
@@ -175,12 +249,18 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
             return Refusal("ETO-7.6", f"{u.id} began the End phase in port and cannot move")
     if any(naval_units.is_submarine(state, u) for u in units) and len(units) > 1:
         return Refusal("ETO-11.1", "a submarine moves alone: it never stacks with other friendly naval units outside port")
-    if not isinstance(path, list) or not path:
+    if not isinstance(path, list):
         return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
+    if not path:
+        if drop or join:
+            return Refusal(RULE, "units drop off or join only on a voyage")
+        return _port_move_why_not(state, side, units, start, to_port)
     if start in state.map.boxes and _escort_route(state, start) is None and start not in sea_spaces.SEA_BOXES:
         return Refusal(RULE, f"ships in the {start} do not sail")
     if start in weather_icebound(state) and any(naval_units.in_port(u) for u in units):
         return Refusal("ETO-7.8", f"{start} is icebound: naval units cannot leave it")
+    if (drop or join) and (_escort_route(state, path[-1]) or _escort_route(state, start)):
+        return Refusal("ETO-7.5", "moves into and out of convoy escort boxes drop off and pick up no units")
     if len(path) == 1 and _escort_route(state, path[0]) is not None:
         return escort_box_why_not(state, side, units, start, path[0])
     if _escort_route(state, start) is not None:
@@ -201,19 +281,34 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
         if why:
             return why
         start_for_rest = start
-    ma = allowance(state, units)
-    if cost > ma and not (len(path) == 1 and ph == "naval-air"):
-        return Refusal("ETO-7.4", f"the voyage costs {cost} MP; the stack has {ma} (only a one-space move is "
-                                  "allowed whatever its cost, and only in the Naval and Air phase)")
+    why = _stops_why_not(state, side, units, start, path, drop, join, ph)
+    if why:
+        return why
+    stacks = _stacks(state, units, path, drop, join)
+    final = [state.units_by_id[i] for i in _final_ids(units, path, drop, join)]
+    why = _mp_why_not(state, side, stacks, start, path, cost, ph)
+    if why:
+        return why
+    for space, stack in zip(path, stacks, strict=True):
+        for box in [space] if space in ports.PORT_BOXES else []:
+            why = ports.box_why_not(state, side, stack, box)
+            if why:
+                return why
+    why = straits.why_not(state, side, units, start, path)
+    if why:
+        return why
     end = path[-1]
     if to_port:
-        why = ports.enter_why_not(state, side, units, end)
+        if not final:
+            return Refusal(RULE, "every unit was dropped on the way: none is left to enter the port")
+        why = ports.enter_why_not(state, side, final, end)
         if why:
             return why
     if ph == "end":
-        why = _exclusion_why_not(state, side, units, start_for_rest, path)
+        why = _exclusion_why_not(state, side, stacks, start_for_rest, path)
         if why:
             return why
+    units = final
     if not to_port and (values.on_map_label(end) or end in state.map.sea_areas):
         others = [u for u in naval_units.naval_units(state, side, end) if u not in units and not naval_units.in_port(u)]
         subs = [u for u in [*units, *others] if naval_units.is_submarine(state, u)]
@@ -232,6 +327,41 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
     return None
 
 
+def _final_ids(units: list[Unit], path: list[str], drop: dict[str, list[str]], join: dict[str, list[str]]) -> list[str]:
+    """The ids still in the stack when it stops (7.0)."""
+    ids = [u.id for u in units]
+    drop, join = dict(drop), dict(join)
+    for space in path:
+        ids += [i for i in join.pop(space, []) if i not in ids]
+        ids = [i for i in ids if i not in set(drop.pop(space, []))]
+    return ids
+
+
+def _mp_why_not(state: State, side: str, stacks: list[list[Unit]], start: str, path: list[str], cost: int,
+                ph: str) -> Refusal | None:
+    """ETO-7.1/7.4: each unit pays the MP of the spaces it is in the stack for; units that join
+    are "assumed to have used as many movement points as the rest of the stack" (7.0), so every
+    unit's need is the stack's cost up to where it is dropped or the voyage ends.  A one-space
+    voyage in the Naval and Air phase is always allowed (7.4)."""
+    if len(path) == 1 and ph == "naval-air":
+        return None
+    spent: dict[str, int] = {}
+    total, here = cost - sum(int(sea_spaces.step_cost(state, side, a, b) or 0)
+                             for a, b in zip([start, *path[:-1]], path, strict=True)), start
+    for k, space in enumerate(path):
+        total += int(sea_spaces.step_cost(state, side, here, space) or 0)
+        for u in stacks[k]:
+            spent[u.id] = total
+        here = space
+    for uid, mp in spent.items():
+        u = state.units_by_id[uid]
+        ma = naval_units.speed(state, u)
+        if mp > ma:
+            return Refusal("ETO-7.4", f"the voyage costs {mp} MP for {uid}; it has {ma} (only a one-space move is "
+                                      "allowed whatever its cost, and only in the Naval and Air phase)")
+    return None
+
+
 def weather_icebound(state: State) -> set[str]:
     from workbench.rulesets.eto.weather import icebound_ports
 
@@ -243,15 +373,46 @@ def voyage_record(state: State) -> dict[str, Any] | None:
     return state.markers.get("naval", {}).get("voyage")
 
 
-def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> dict[str, Any]:
+def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
+         drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """Start the stack's voyage (the order was checked) and walk it as far as it goes."""
     start = units[0].location
     voyage = {"side": side, "units": [u.id for u in units], "from": start, "path": list(path), "left": list(path),
               "at": start, "mp": 0, "halted": False, "port": bool(to_port), "phase": phase(state),
-              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None}
+              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None,
+              "drop": {k: list(v) for k, v in (drop or {}).items()}, "join": {k: list(v) for k, v in (join or {}).items()},
+              "dropped": []}
     for u in units:
         u.props.pop("in_port", None)
     return continue_voyage(state, voyage)
+
+
+def _stop_over(state: State, voyage: dict[str, Any], space: str) -> None:
+    """ETO-7.0: units waiting in ``space`` join the stack (having spent its MP), dropped units stay
+    (and move no more this phase)."""
+    for i in voyage.get("join", {}).pop(space, []):
+        u = state.units_by_id[i]
+        if u.location == space and i not in voyage["units"]:
+            u.props.pop("in_port", None)
+            voyage["units"].append(i)
+    for i in voyage.get("drop", {}).pop(space, []):
+        if i in voyage["units"]:
+            voyage["units"].remove(i)
+            voyage["dropped"].append(i)
+            u = state.units_by_id[i]
+            u.props["sailed"] = state.turn_label
+            u.props["sailed_phase"] = f"{state.turn_label}/{voyage['phase']}"
+            _mark_strait(state, [u], voyage)
+
+
+def _mark_strait(state: State, units: list[Unit], voyage: dict[str, Any]) -> None:
+    """ETO-7.8: units stopping inside a strait remember the space they came in from."""
+    came = straits.end_after(state, units, voyage["from"], voyage["path"][:len(voyage["path"]) - len(voyage["left"])])
+    for u in units:
+        if came:
+            u.props["strait_end"] = came
+        else:
+            u.props.pop("strait_end", None)
 
 
 def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
@@ -277,6 +438,7 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
         for u in live:
             u.location = space
         voyage["at"] = space
+        _stop_over(state, voyage, space)
         if any(hook(state, voyage) for hook in OFFER_HOOKS):
             state.markers["naval"]["voyage"] = voyage
             return voyage  # an interrupt waits for the other side (8.2)
@@ -288,6 +450,7 @@ def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
     (7.7: fighting for an enemy port first)."""
     side, here, ph = voyage["side"], voyage["at"], voyage["phase"]
     live = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == here]
+    _mark_strait(state, live, voyage)
     for u in live:
         u.props["sailed"] = state.turn_label
         u.props["sailed_phase"] = f"{state.turn_label}/{ph}"
@@ -309,16 +472,22 @@ def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
             for u in live:
                 u.props["in_port"] = True
             entered = True
+    if not voyage["path"]:
+        text = f"{', '.join(voyage['units'])} " + ("enter" if entered else "leave" if not voyage["port"]
+                                                    else "cannot enter") + f" the port at {here}"
+    else:
+        text = (f"{', '.join(voyage['units'])} sail {voyage['from']} -> {' -> '.join(voyage['path'])} "
+                f"({voyage['mp']} MP)" + (" into port" if entered else "") + (f" and stop at {here}" if stopped else "")
+                + (f"; dropped off: {', '.join(voyage['dropped'])}" if voyage.get("dropped") else ""))
     state.emit("sail", side=side, rule=RULE, at=here, units=voyage["units"], path=[voyage["from"], *voyage["path"]],
-               mp=voyage["mp"],
-               text=f"{', '.join(voyage['units'])} sail {voyage['from']} -> {' -> '.join(voyage['path'])} "
-                    f"({voyage['mp']} MP)" + (" into port" if entered else "")
-                    + (f" and stop at {here}" if stopped else ""))
+               mp=voyage["mp"], dropped=list(voyage.get("dropped", [])), text=text)
     return voyage
 
 
 class SailOrder(OrderKind):
-    """``{"kind": "sail", "units": [...], "path": [...], "port": bool}`` (ETO-7.0)."""
+    """``{"kind": "sail", "units": [...], "path": [...], "port": bool, "drop": {space: [ids]},
+    "join": {space: [ids]}}`` (ETO-7.0); ``"fleet": box`` sails a fleet box's ships (7.9);
+    ``"path": []`` enters or leaves the port of the units' hex without moving (7.7)."""
 
     kind = "sail"
     rule = RULE
@@ -327,8 +496,14 @@ class SailOrder(OrderKind):
         return bool(game.options.get("naval"))
 
     def _units(self, state: State, order: dict[str, Any]) -> list[Unit]:
-        ids = order.get("units")
-        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
+        ids = list(order.get("units") or [])
+        if order.get("fleet") is not None:
+            if not isinstance(order["fleet"], str) or order["fleet"] not in fleets.boxes(state):
+                raise IllegalOrder("ETO-7.9", f"there is no fleet box {order['fleet']!r}")
+            ids += [u.id for u in fleets.ships(state, order["fleet"]) if u.id not in ids]
+            if not ids:
+                raise IllegalOrder("ETO-7.9", f"the {order['fleet']} box holds no ships")
+        if not ids or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
             raise IllegalOrder(self.rule, "units is a list of different naval unit ids")
         out = []
         for i in ids:
@@ -352,11 +527,12 @@ class SailOrder(OrderKind):
         d = state.decision
         units = self._units(state, order)
         refuse(sail_why_not(state, d.side if d else "", units, self.path_of(state, order, units),
-                            bool(order.get("port"))))
+                            bool(order.get("port")), order.get("drop"), order.get("join")))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units = self._units(state, order)
-        sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")))
+        sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")),
+             order.get("drop"), order.get("join"))
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         d = state.decision
@@ -379,6 +555,10 @@ class SailOrder(OrderKind):
         if any(u.props.get("sailed_phase") == f"{state.turn_label}/{ph}" for u in grp):
             return []
         out = []
+        if ports.size(state, start) and values.on_map_label(start):  # 7.7: into or out of the port, in place
+            for port in (True, False):
+                if sail_why_not(state, side, grp, [], port) is None:
+                    out.append({"kind": self.kind, "units": ids, "path": [], **({"port": True} if port else {})})
         if _escort_route(state, start) is None:
             costs, paths = sea_spaces.reach(state, side, start, allowance(state, grp))
             if ph == "naval-air":
