@@ -358,3 +358,15 @@ def test_eto_7_6_upkeep_counts_coastal_hexes_in_their_area(tmp_path):
                unit("UK-DD2", "UK", "dd", "03147"), step=None)
     naval_upkeep.pay(s)
     assert s.tracks["UK.eps"] == 20 - 2
+
+
+def test_eto_8_1_interception_range_coastal_hex_and_sea_area(tmp_path):
+    """8.1: ships in a coastal hex or port reach "any coastal hex within 3 naval movement points,
+    or an adjacent area"; ships in a sea area reach "that sea area ... or any coastal hex adjacent
+    to that area" (GAP-22 ruling: the 3 MP are counted over coastal hexes)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", DOVER), step=None)
+    r = sea_spaces.interception_range(s, DOVER)
+    assert {"English Channel", "North Sea", "03048", LONDON, "02848"} <= r   # 1, 2 and 3 coastal hexes away
+    assert SOUTHAMPTON not in r and "Irish Sea" not in r                    # 4 coastal hexes; not adjacent
+    a = sea_spaces.interception_range(s, "English Channel")
+    assert {"English Channel", SOUTHAMPTON, LE_HAVRE, DOVER} <= a and "North Sea" not in a and "03147" not in a
