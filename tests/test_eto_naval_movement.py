@@ -349,6 +349,8 @@ def test_eto_7_9_fleet_box_ships_are_where_the_marker_is(tmp_path):
     s.apply({"kind": "sail", "fleet": "Home Fleet", "path": ["North Sea"]})
     assert fleets.marker_space(s, "Home Fleet") == "North Sea" == s.units_by_id["UK-BB"].location
     assert s.units_by_id["FR-DD"].location == "03147"
+    naval_units.sink(s, s.units_by_id["UK-DD"], "ETO-9.5", "")
+    assert "fleet" not in s.units_by_id["UK-DD"].props and fleets.ships(s, "Home Fleet") == [s.units_by_id["UK-BB"]]
 
 
 def test_eto_7_6_upkeep_counts_coastal_hexes_in_their_area(tmp_path):

@@ -131,3 +131,4 @@ class FleetOrder(OrderKind):
                 if change_why_not(state, d.side, box, ids, []) is None:
                     out.append({"kind": self.kind, "box": box, "add": ids})
         return out
+
