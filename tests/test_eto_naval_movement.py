@@ -102,7 +102,7 @@ def test_eto_7_0_sail_order_moves_the_stack_with_its_cargo(tmp_path):
                unit("UK-stp", "UK", "stp", SOUTHAMPTON, props={"points": 2, "in_port": True}),
                unit("UK-inf", "UK", "infantry", SOUTHAMPTON))
     sea_transport.embark(s, [s.units_by_id["UK-stp"]], [s.units_by_id["UK-inf"]], "transport")
-    legal = [o for o in s.legal_orders() if o["kind"] == "sail" and o["path"][-1] == DOVER and o.get("port")
+    legal = [o for o in s.legal_orders() if o["kind"] == "sail" and o["path"][-1:] == [DOVER] and o.get("port")
              and o["units"] == ["UK-DD", "UK-stp"]]
     assert legal and legal[0]["path"] == ["02848", LONDON, "03048", DOVER]   # 4 coastal hexes: 4 MP < 6
     s.apply(legal[0])
@@ -216,3 +216,160 @@ def test_eto_7_6_upkeep_one_ep_per_area_two_above_eight(tmp_path):
     s.tracks["GE.eps"] = 0
     naval_upkeep.pay(s)
     assert s.tracks["UK.eps"] == 20 - 2 - 1 and s.units_by_id["GE-DD"].props.get("oos")
+
+
+def test_eto_7_0_drop_off_and_pick_up_on_the_way(tmp_path):
+    """7.0: a moving stack drops units off (they move no further this phase) and picks units up
+    in the spaces it enters; joiners have "used as many movement points as the rest of the
+    stack": an STP (8 MP) joining at London after 2 MP may go on to Dover (4 MP in all)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", SOUTHAMPTON, props={"in_port": True}),
+               unit("UK-CL", "UK", "cl", SOUTHAMPTON, props={"in_port": True}),
+               unit("UK-stp", "UK", "stp", LONDON, props={"points": 1, "in_port": True}))
+    u = s.units_by_id
+    path = ["02848", LONDON, "03048", DOVER]
+    with pytest.raises(IllegalOrder, match="ETO-7.0"):   # not waiting where the stack passes
+        s.apply({"kind": "sail", "units": ["UK-DD", "UK-CL"], "path": path, "join": {"02848": ["UK-stp"]}})
+    with pytest.raises(IllegalOrder, match="ETO-7.0"):   # a drop-off must be on the path
+        s.apply({"kind": "sail", "units": ["UK-DD", "UK-CL"], "path": path, "drop": {"03147": ["UK-CL"]}})
+    s.apply({"kind": "sail", "units": ["UK-DD", "UK-CL"], "path": path, "port": True,
+             "drop": {"02848": ["UK-CL"]}, "join": {LONDON: ["UK-stp"]}})
+    assert u["UK-CL"].location == "02848" and not naval_units.in_port(u["UK-CL"])
+    assert u["UK-DD"].location == DOVER == u["UK-stp"].location and naval_units.in_port(u["UK-stp"])
+    with pytest.raises(IllegalOrder, match="ETO-7.1"):   # dropped units move no further this phase
+        s.apply({"kind": "sail", "units": ["UK-CL"], "path": [SOUTHAMPTON]})
+
+
+def test_eto_7_0_joiners_count_the_stacks_mp(tmp_path):
+    """7.0: a submarine (6 MP) picked up in the North Sea... is refused (11.1: it moves alone); a
+    DE (10 MP) joining after the stack spent 5 MP cannot go on to Narvik (5 + 5 + 1 = 11)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", "03147"),
+               unit("UK-DE", "UK", "de", "North Sea"),
+               unit("UK-SS", "UK", "ss", "North Sea"))
+    narvik = s.map.hex_of("Narvik")
+    r = naval_movement.sail_why_not(s, "allies", [s.units_by_id["UK-DD"]], ["North Sea", "Norwegian Sea", narvik],
+                                    False, join={"North Sea": ["UK-DE"]})
+    assert r and r.rule == "ETO-7.4" and "costs 11 MP for UK-DE" in r.why
+    r = naval_movement.sail_why_not(s, "allies", [s.units_by_id["UK-DD"]], ["North Sea", "03147"], False,
+                                    join={"North Sea": ["UK-SS"]})
+    assert r and r.rule == "ETO-11.1"
+    assert naval_movement.sail_why_not(s, "allies", [s.units_by_id["UK-DD"]], ["North Sea", "03147"], False,
+                                       join={"North Sea": ["UK-DE"]}) is None
+
+
+def test_eto_7_7_enter_or_leave_the_port_in_place(tmp_path):
+    """7.7: units in a port hex may enter or leave its port without moving ("Entering and leaving
+    a port costs no additional movement points"); in the End phase they can only enter."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", DOVER), unit("UK-CL", "UK", "cl", DOVER, props={"in_port": True}),
+               unit("UK-BB", "UK", "bb", "03147", name="Nelson"))
+    u = s.units_by_id
+    legal = [o for o in s.legal_orders() if o["kind"] == "sail" and o["path"] == []]
+    assert {"kind": "sail", "units": ["UK-DD"], "path": [], "port": True} in legal
+    assert {"kind": "sail", "units": ["UK-CL"], "path": []} in legal
+    s.apply({"kind": "sail", "units": ["UK-DD"], "path": [], "port": True})
+    s.apply({"kind": "sail", "units": ["UK-CL"], "path": []})
+    assert naval_units.in_port(u["UK-DD"]) and not naval_units.in_port(u["UK-CL"]) and u["UK-CL"].location == DOVER
+    r = naval_movement.sail_why_not(s, "allies", [s.units_by_id["UK-BB"]], [], True)
+    assert r and r.rule == "ETO-7.0" and "no port" in r.why   # 03147 has no port: a voyage needs a path
+    e = _state(tmp_path / "end", unit("UK-CL", "UK", "cl", DOVER, props={"in_port": True}), step="end/second-naval/sail")
+    if e.decision.side != "allies":
+        e.apply({"kind": "end_step"})
+    r = naval_movement.sail_why_not(e, "allies", [e.units_by_id["UK-CL"]], [], False)
+    assert r and r.rule == "ETO-7.6"
+
+
+def test_eto_7_8_us_box_only_once_the_us_is_at_war(tmp_path):
+    """7.8: the US box is a port "usable when the US enters the war" (North Atlantic -> box 1 MP)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", SOUTHAMPTON), step=None)
+    s.tracks["US.at_war"] = 0
+    assert sea_spaces.step_cost(s, "allies", "North Atlantic", "US box") is None
+    s.tracks["US.at_war"] = 1
+    assert sea_spaces.step_cost(s, "allies", "North Atlantic", "US box") == 1
+    assert sea_spaces.step_cost(s, "axis", "North Atlantic", "US coastal box") is not None   # not a port box
+
+
+def test_eto_7_8_port_boxes_serve_the_uk_and_partners_iraq_the_uk(tmp_path):
+    """7.8: the Canada, Capetown and India boxes are "usable by the UK and its partners" (a French
+    ship yes, a Soviet ship no); the Iraq box by the UK only, while it holds an Iraq edge hex;
+    Persian Gulf -> Iraq box 1 MP, back 10."""
+    s = _state(tmp_path, unit("FR-DD", "FR", "dd", "South Atlantic"),
+               unit("UK-DD", "UK", "dd", "Persian Gulf"), unit("FR-DD2", "FR", "dd", "Persian Gulf"), step=None)
+    u = s.units_by_id
+    from workbench.rulesets.eto import ports
+
+    assert ports.box_why_not(s, "allies", [u["FR-DD"]], "Capetown box") is None
+    assert not sea_spaces.box_nation_ok(s, "Capetown box", "SU") and sea_spaces.box_nation_ok(s, "India box", "US")
+    assert sea_spaces.graph(s).neighbours("Persian Gulf")["Iraq transit box"] == 1
+    assert sea_spaces.graph(s).neighbours("Iraq transit box")["Persian Gulf"] == 10
+    edge = [h for h in s.map.boxes["Iraq transit box"].links if h[0].isdigit()]
+    assert sea_spaces.step_cost(s, "allies", "Persian Gulf", "Iraq transit box") is None   # no edge hex held
+    control(s)[s.map.index(edge[0])] = SIDE_CODE["allies"]
+    assert ports.box_why_not(s, "allies", [u["UK-DD"]], "Iraq transit box") is None
+    assert "the UK only" in ports.box_why_not(s, "allies", [u["FR-DD2"]], "Iraq transit box").why
+
+
+MESSINA_N, MESSINA_S = "05677", "05777"
+
+
+def test_eto_7_8_a_fortified_strait_is_left_the_way_in(tmp_path):
+    """7.8: a fortification in a ferry crossing hex stops enemy ships passing the straits: a
+    British DD entering the Strait of Messina from the Tyrrhenian Sea while an Italian fort holds
+    it must leave the way it came, now or in a later phase; Axis ships pass freely."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", "Tyrrhenian Sea"), unit("IT-DD", "IT", "dd", "Tyrrhenian Sea"))
+    dd = [s.units_by_id["UK-DD"]]
+    through = [MESSINA_N, "Central Mediterranean"]
+    assert naval_movement.sail_why_not(s, "allies", dd, through, False) is None
+    s.markers.setdefault("forts", {})[MESSINA_S] = {"side": "axis", "kind": "fortification"}
+    r = naval_movement.sail_why_not(s, "allies", dd, through, False)
+    assert r and r.rule == "ETO-7.8" and "the way they came" in r.why
+    assert naval_movement.sail_why_not(s, "allies", dd, [MESSINA_N, "Tyrrhenian Sea"], False) is None
+    from workbench.rulesets.eto import straits
+
+    assert straits.why_not(s, "axis", [s.units_by_id["IT-DD"]], "Tyrrhenian Sea", through) is None
+    s.apply({"kind": "sail", "units": ["UK-DD"], "path": [MESSINA_N]})
+    if s.decision.kind == "naval_intercept":
+        s.apply({"kind": "pass"})   # the Italian DD lets it be (8.2)
+    assert dd[0].props["strait_end"] == "Tyrrhenian Sea"
+    r = straits.why_not(s, "allies", dd, MESSINA_N, ["Central Mediterranean"])
+    assert r and r.rule == "ETO-7.8"
+
+
+def test_eto_7_9_fleet_box_ships_are_where_the_marker_is(tmp_path):
+    """7.9: a nation's ships enter its fleet box where the marker is; they are there "for all
+    purposes, including movement": a sail order with the fleet moves them all."""
+    from workbench.rulesets.eto import fleets
+
+    s = _state(tmp_path, unit("UK-BB", "UK", "bb", "03147", name="Nelson"), unit("UK-DD", "UK", "dd", "03147"),
+               unit("UK-CL", "UK", "cl", DOVER), unit("FR-DD", "FR", "dd", "03147"))
+    assert {"kind": "fleet", "box": "Home Fleet", "add": ["UK-BB", "UK-DD"]} in s.legal_orders()
+    with pytest.raises(IllegalOrder, match="ETO-7.9"):
+        s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-BB", "FR-DD"]})
+    with pytest.raises(IllegalOrder, match="ETO-7.9"):
+        s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-BB", "UK-CL"]})
+    s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-BB", "UK-DD"]})
+    assert fleets.marker_space(s, "Home Fleet") == "03147"
+    s.apply({"kind": "sail", "fleet": "Home Fleet", "path": ["North Sea"]})
+    assert fleets.marker_space(s, "Home Fleet") == "North Sea" == s.units_by_id["UK-BB"].location
+    assert s.units_by_id["FR-DD"].location == "03147"
+    naval_units.sink(s, s.units_by_id["UK-DD"], "ETO-9.5", "")
+    assert "fleet" not in s.units_by_id["UK-DD"].props and fleets.ships(s, "Home Fleet") == [s.units_by_id["UK-BB"]]
+
+
+def test_eto_7_6_upkeep_counts_coastal_hexes_in_their_area(tmp_path):
+    """7.6: "1 EP per area with naval units in it": a DD off Southampton's coast (02848) and a CL
+    in the English Channel are one area (1 EP); a DD off the Thames (03147) is the North Sea (1)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", "02848"), unit("UK-CL", "UK", "cl", "English Channel"),
+               unit("UK-DD2", "UK", "dd", "03147"), step=None)
+    naval_upkeep.pay(s)
+    assert s.tracks["UK.eps"] == 20 - 2
+
+
+def test_eto_8_1_interception_range_coastal_hex_and_sea_area(tmp_path):
+    """8.1: ships in a coastal hex or port reach "any coastal hex within 3 naval movement points,
+    or an adjacent area"; ships in a sea area reach "that sea area ... or any coastal hex adjacent
+    to that area" (GAP-22 ruling: the 3 MP are counted over coastal hexes)."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", DOVER), step=None)
+    r = sea_spaces.interception_range(s, DOVER)
+    assert {"English Channel", "North Sea", "03048", LONDON, "02848"} <= r   # 1, 2 and 3 coastal hexes away
+    assert SOUTHAMPTON not in r and "Irish Sea" not in r                    # 4 coastal hexes; not adjacent
+    a = sea_spaces.interception_range(s, "English Channel")
+    assert {"English Channel", SOUTHAMPTON, LE_HAVRE, DOVER} <= a and "North Sea" not in a and "03147" not in a

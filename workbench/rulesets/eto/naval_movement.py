@@ -25,11 +25,13 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     convoys,
+    fleets,
     naval_combat,
     naval_units,
     ports,
     sea_spaces,
     sea_transport,
+    straits,
     values,
 )
 
@@ -130,20 +132,22 @@ def path_cost(state: State, side: str, start: str, path: list[str]) -> tuple[int
     return total, None
 
 
-def _exclusion_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str]) -> Refusal | None:
+def _exclusion_why_not(state: State, side: str, stacks: list[list[Unit]], start: str,
+                       path: list[str]) -> Refusal | None:
     """ETO-7.6: in the End phase a stack cannot enter a space within enemy naval interception
     range unless it has more naval units and more gunnery than all supplied enemy vessels in
-    range (enemy ships marked OOS do not count); ships starting in range may leave."""
+    range (enemy ships marked OOS do not count); ships starting in range may leave.
+    ``stacks[k]`` is the stack entering ``path[k]`` (7.0: it changes where units drop off or join)."""
     enemy = [u for u in naval_units.naval_units(state, values.other(side)) if not naval_units.is_uboat(state, u)
              and not u.props.get("oos") and (sea_spaces.is_space(state, u.location))]
     ranges = {u.id: sea_spaces.interception_range(state, u.location) for u in enemy}
     start_in = {uid for uid, r in ranges.items() if start in r}
-    n_mine = naval_units.unit_count(state, units)
-    g_mine = sum(int(naval_units.gunnery(state, u) or 0) for u in units)
-    for space in path:
+    for space, units in zip(path, stacks, strict=True):
         near = [u for u in enemy if space in ranges[u.id]]
         if not near or {u.id for u in near} <= start_in:
             continue
+        n_mine = naval_units.unit_count(state, units)
+        g_mine = sum(int(naval_units.gunnery(state, u) or 0) for u in units)
         n_them = naval_units.unit_count(state, near)
         g_them = sum(int(naval_units.gunnery(state, u) or 0) for u in near)
         if not (n_mine > n_them and g_mine > g_them):
@@ -153,8 +157,78 @@ def _exclusion_why_not(state: State, side: str, units: list[Unit], start: str, p
     return None
 
 
-def stack_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
-    """What refuses these units any voyage now, whatever the path (7.0, 7.1, 7.6, 9.6, 11.1)."""
+def _stacks(state: State, units: list[Unit], path: list[str], drop: dict[str, list[str]],
+            join: dict[str, list[str]]) -> list[list[Unit]]:
+    """ETO-7.0: the stack entering each space of ``path``: joiners are in it from the space after
+    the one they join in, dropped units up to the space they are left in (first visits count)."""
+    ids = [u.id for u in units]
+    drop, join = dict(drop), dict(join)
+    out = []
+    for space in path:
+        out.append([state.units_by_id[i] for i in ids])
+        ids += [i for i in join.pop(space, []) if i not in ids]
+        ids = [i for i in ids if i not in set(drop.pop(space, []))]
+    return out
+
+
+def _stops_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str],
+                   drop: dict[str, list[str]], join: dict[str, list[str]], ph: str) -> Refusal | None:
+    """ETO-7.0: "Moving naval stacks can drop off units as they move ... can pick up additional
+    naval units as it moves (by entering the hex occupied by the non-moving units)"."""
+    if not isinstance(drop, dict) or not isinstance(join, dict):
+        return Refusal(RULE, "drop and join map spaces of the path to unit ids")
+    for where in (*drop, *join):
+        if where not in path:
+            return Refusal(RULE, f"{where} is not on the path: units drop off or join only in spaces entered")
+    moving = {u.id for u in units}
+    seen: set[str] = set()
+    for space in path:
+        for i in join.get(space, []) if space not in seen else []:
+            u = state.units_by_id.get(i)
+            if u is None or u.side != side or not naval_units.is_naval(state, u) or u.location != space:
+                return Refusal(RULE, f"{i} is no friendly naval unit waiting in {space} to join the stack")
+            if i in moving:
+                return Refusal(RULE, f"{i} is already in the moving stack")
+            if u.props.get("sailed_phase") == f"{state.turn_label}/{ph}":
+                return Refusal("ETO-7.1", f"{i} already moved in this phase and cannot join")
+            if ph == "end" and naval_units.in_port(u):
+                return Refusal("ETO-7.6", f"{i} began the End phase in port and cannot move")
+            if naval_units.is_submarine(state, u) or naval_units.is_uboat(state, u):
+                return Refusal("ETO-11.1", f"{i} is a submarine: it moves alone and joins no stack")
+            moving.add(i)
+        for i in drop.get(space, []) if space not in seen else []:
+            if i not in moving:
+                return Refusal(RULE, f"{i} is not in the stack when it enters {space}, so it cannot be dropped there")
+            moving.discard(i)
+        seen.add(space)
+    return None
+
+
+def _port_move_why_not(state: State, side: str, units: list[Unit], start: str, to_port: bool) -> Refusal | None:
+    """ETO-7.7: "a player can declare that his naval units in a port hex are entering (or leaving)
+    the port" without moving: ``path = []``; entering is a move's end, leaving only in the Naval
+    and Air phase (in the End phase units "can only enter ports")."""
+    if ports.size(state, start) is None:
+        return Refusal(RULE, f"{start} has no port: a voyage needs a path, the spaces entered in order")
+    if start in weather_icebound(state):
+        return Refusal("ETO-7.8", f"{start} is icebound: naval units cannot enter or leave it")
+    if to_port:
+        if any(naval_units.in_port(u) for u in units):
+            return Refusal("ETO-7.7", "some of these units are already in the port")
+        return ports.enter_why_not(state, side, units, start)
+    if not all(naval_units.in_port(u) for u in units):
+        return Refusal("ETO-7.7", "only units in the port can leave it")
+    if any(naval_units.is_submarine(state, u) for u in units) and len(
+            [u for u in naval_units.naval_units(state, side, start) if not naval_units.in_port(u)]) + len(units) > 1:
+        return Refusal("ETO-11.1", "a submarine cannot end its move stacked with other friendly naval units "
+                                   "outside a port")
+    return None
+
+
+def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
+                 drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None) -> Refusal | None:
+    """Every rule a sail order must pass, checked before anything moves."""
+    drop, join = drop or {}, join or {}
     ph = phase(state)
     if ph is None:
         return Refusal("ETO-7.0", "naval units move only in the Naval and Air phase and the End phase")
@@ -169,45 +243,76 @@ def stack_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
             return Refusal(RULE, f"{u.id} is not a naval unit of the side moving now")
         if u.props.get("sailed_phase") == f"{state.turn_label}/{ph}":
             return Refusal("ETO-7.1", f"{u.id} already moved in this phase")
-        if u.props.get("withdrew_step") == f"{state.turn_label}/{state.step.key if state.step else ''}":
+        if u.props.get("withdrew_step") == (state.step.key if state.step else None):
             return Refusal("ETO-9.6", f"{u.id} withdrew from a naval battle and stays here this step")
         if ph == "end" and naval_units.in_port(u):
             return Refusal("ETO-7.6", f"{u.id} began the End phase in port and cannot move")
     if any(naval_units.is_submarine(state, u) for u in units) and len(units) > 1:
         return Refusal("ETO-11.1", "a submarine moves alone: it never stacks with other friendly naval units outside port")
+    if not isinstance(path, list):
+        return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
+    if not path:
+        if drop or join:
+            return Refusal(RULE, "units drop off or join only on a voyage")
+        return _port_move_why_not(state, side, units, start, to_port)
     if start in state.map.boxes and _escort_route(state, start) is None and start not in sea_spaces.SEA_BOXES:
         return Refusal(RULE, f"ships in the {start} do not sail")
     if start in weather_icebound(state) and any(naval_units.in_port(u) for u in units):
         return Refusal("ETO-7.8", f"{start} is icebound: naval units cannot leave it")
-    return None
-
-
-def _subs_involved(state: State, side: str, units: list[Unit], end: str) -> bool:
-    """A submarine moves, or a friendly one waits at sea in ``end`` (11.1's test is needed)."""
-    if any(naval_units.is_submarine(state, u) for u in units):
-        return True
-    key = ("eto.subs_at_sea", side)
-    subs = state.derived(key, lambda: {u.location for u in naval_units.naval_units(state, side)
-                                       if naval_units.is_submarine(state, u) and not naval_units.in_port(u)},
-                         state.event_stamp)
-    return end in subs
-
-
-def end_why_not(state: State, side: str, units: list[Unit], start: str, path: list[str], to_port: bool) -> Refusal | None:
-    """What refuses the voyage's end: the port (7.7, 7.8), the End phase's exclusion (7.6), a
-    submarine stacked at sea (11.1), U-boat posting limits (5.8)."""
+    if (drop or join) and (_escort_route(state, path[-1]) or _escort_route(state, start)):
+        return Refusal("ETO-7.5", "moves into and out of convoy escort boxes drop off and pick up no units")
+    if len(path) == 1 and _escort_route(state, path[0]) is not None:
+        return escort_box_why_not(state, side, units, start, path[0])
+    if _escort_route(state, start) is not None:
+        if any(u.props.get("escort_since") == state.turn_label for u in units):
+            return Refusal("ETO-7.5", "ships may leave a convoy escort box only if they began the phase in it")
+        if ph != "naval-air":
+            return Refusal("ETO-7.5", "ships leave a convoy escort box only in the friendly Naval and Air phase")
+        area = convoys.area_of(state, _escort_route(state, start))
+        path_from = area
+        cost, why = path_cost(state, side, area, path[1:]) if path[0] == area else (0, Refusal(
+            "ETO-7.5", f"ships leaving the {start} enter its area first ({area}), paying its MP"))
+        if why:
+            return why
+        cost += sea_spaces.graph(state).area_mp.get(area, 0)
+        start_for_rest = path_from
+    else:
+        cost, why = path_cost(state, side, start, path)
+        if why:
+            return why
+        start_for_rest = start
+    why = _stops_why_not(state, side, units, start, path, drop, join, ph)
+    if why:
+        return why
+    stacks = _stacks(state, units, path, drop, join)
+    final = [state.units_by_id[i] for i in _final_ids(units, path, drop, join)]
+    why = _mp_why_not(state, side, stacks, start, path, cost, ph)
+    if why:
+        return why
+    for space, stack in zip(path, stacks, strict=True):
+        for box in [space] if space in ports.PORT_BOXES else []:
+            why = ports.box_why_not(state, side, stack, box)
+            if why:
+                return why
+    why = straits.why_not(state, side, units, start, path)
+    if why:
+        return why
     end = path[-1]
     if to_port:
-        why = ports.enter_why_not(state, side, units, end)
+        if not final:
+            return Refusal(RULE, "every unit was dropped on the way: none is left to enter the port")
+        why = ports.enter_why_not(state, side, final, end)
         if why:
             return why
-    if phase(state) == "end":
-        why = _exclusion_why_not(state, side, units, start, path)
+    if ph == "end":
+        why = _exclusion_why_not(state, side, stacks, start_for_rest, path)
         if why:
             return why
-    if not to_port and (values.on_map_label(end) or end in state.map.sea_areas) and _subs_involved(state, side, units, end):
+    units = final
+    if not to_port and (values.on_map_label(end) or end in state.map.sea_areas):
         others = [u for u in naval_units.naval_units(state, side, end) if u not in units and not naval_units.in_port(u)]
-        if any(naval_units.is_submarine(state, u) for u in [*units, *others]) and len(others) + len(units) > 1:
+        subs = [u for u in [*units, *others] if naval_units.is_submarine(state, u)]
+        if subs and len(others) + len(units) > 1 and not to_port:
             return Refusal("ETO-11.1", "a submarine cannot end its move stacked with other friendly naval units "
                                        "outside a port")
     for u in units:
@@ -222,39 +327,39 @@ def end_why_not(state: State, side: str, units: list[Unit], start: str, path: li
     return None
 
 
-def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> Refusal | None:
-    """Every rule a sail order must pass, checked before anything moves."""
-    why = stack_why_not(state, side, units)
-    if why:
-        return why
-    ph = phase(state)
-    start = units[0].location
-    if not isinstance(path, list) or not path:
-        return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
-    if len(path) == 1 and _escort_route(state, path[0]) is not None:
-        return escort_box_why_not(state, side, units, start, path[0])
-    if _escort_route(state, start) is not None:
-        if any(u.props.get("escort_since") == state.turn_label for u in units):
-            return Refusal("ETO-7.5", "ships may leave a convoy escort box only if they began the phase in it")
-        if ph != "naval-air":
-            return Refusal("ETO-7.5", "ships leave a convoy escort box only in the friendly Naval and Air phase")
-        area = convoys.area_of(state, _escort_route(state, start))
-        cost, why = path_cost(state, side, area, path[1:]) if path[0] == area else (0, Refusal(
-            "ETO-7.5", f"ships leaving the {start} enter its area first ({area}), paying its MP"))
-        if why:
-            return why
-        cost += sea_spaces.graph(state).area_mp.get(area, 0)
-        start_for_rest = area
-    else:
-        cost, why = path_cost(state, side, start, path)
-        if why:
-            return why
-        start_for_rest = start
-    ma = allowance(state, units)
-    if cost > ma and not (len(path) == 1 and ph == "naval-air"):
-        return Refusal("ETO-7.4", f"the voyage costs {cost} MP; the stack has {ma} (only a one-space move is "
-                                  "allowed whatever its cost, and only in the Naval and Air phase)")
-    return end_why_not(state, side, units, start_for_rest, path, to_port)
+def _final_ids(units: list[Unit], path: list[str], drop: dict[str, list[str]], join: dict[str, list[str]]) -> list[str]:
+    """The ids still in the stack when it stops (7.0)."""
+    ids = [u.id for u in units]
+    drop, join = dict(drop), dict(join)
+    for space in path:
+        ids += [i for i in join.pop(space, []) if i not in ids]
+        ids = [i for i in ids if i not in set(drop.pop(space, []))]
+    return ids
+
+
+def _mp_why_not(state: State, side: str, stacks: list[list[Unit]], start: str, path: list[str], cost: int,
+                ph: str) -> Refusal | None:
+    """ETO-7.1/7.4: each unit pays the MP of the spaces it is in the stack for; units that join
+    are "assumed to have used as many movement points as the rest of the stack" (7.0), so every
+    unit's need is the stack's cost up to where it is dropped or the voyage ends.  A one-space
+    voyage in the Naval and Air phase is always allowed (7.4)."""
+    if len(path) == 1 and ph == "naval-air":
+        return None
+    spent: dict[str, int] = {}
+    total, here = cost - sum(int(sea_spaces.step_cost(state, side, a, b) or 0)
+                             for a, b in zip([start, *path[:-1]], path, strict=True)), start
+    for k, space in enumerate(path):
+        total += int(sea_spaces.step_cost(state, side, here, space) or 0)
+        for u in stacks[k]:
+            spent[u.id] = total
+        here = space
+    for uid, mp in spent.items():
+        u = state.units_by_id[uid]
+        ma = naval_units.speed(state, u)
+        if mp > ma:
+            return Refusal("ETO-7.4", f"the voyage costs {mp} MP for {uid}; it has {ma} (only a one-space move is "
+                                      "allowed whatever its cost, and only in the Naval and Air phase)")
+    return None
 
 
 def weather_icebound(state: State) -> set[str]:
@@ -269,6 +374,7 @@ def voyage_record(state: State) -> dict[str, Any] | None:
 
 
 def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
+         drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None,
          plan: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start the stack's voyage (the order was checked) and walk it as far as it goes.  ``plan``:
     the stack's standing battle orders (9.1, 9.4, 9.6: :func:`naval_combat.plan_from`), given
@@ -276,10 +382,40 @@ def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: b
     start = units[0].location
     voyage = {"side": side, "units": [u.id for u in units], "from": start, "path": list(path), "left": list(path),
               "at": start, "mp": 0, "halted": False, "port": bool(to_port), "phase": phase(state),
-              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None, "plan": plan or {}}
+              "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None,
+              "drop": {k: list(v) for k, v in (drop or {}).items()}, "join": {k: list(v) for k, v in (join or {}).items()},
+              "dropped": [], "plan": plan or {}}
     for u in units:
         u.props.pop("in_port", None)
     return continue_voyage(state, voyage)
+
+
+def _stop_over(state: State, voyage: dict[str, Any], space: str) -> None:
+    """ETO-7.0: units waiting in ``space`` join the stack (having spent its MP), dropped units stay
+    (and move no more this phase)."""
+    for i in voyage.get("join", {}).pop(space, []):
+        u = state.units_by_id[i]
+        if u.location == space and i not in voyage["units"]:
+            u.props.pop("in_port", None)
+            voyage["units"].append(i)
+    for i in voyage.get("drop", {}).pop(space, []):
+        if i in voyage["units"]:
+            voyage["units"].remove(i)
+            voyage["dropped"].append(i)
+            u = state.units_by_id[i]
+            u.props["sailed"] = state.turn_label
+            u.props["sailed_phase"] = f"{state.turn_label}/{voyage['phase']}"
+            _mark_strait(state, [u], voyage)
+
+
+def _mark_strait(state: State, units: list[Unit], voyage: dict[str, Any]) -> None:
+    """ETO-7.8: units stopping inside a strait remember the space they came in from."""
+    came = straits.end_after(state, units, voyage["from"], voyage["path"][:len(voyage["path"]) - len(voyage["left"])])
+    for u in units:
+        if came:
+            u.props["strait_end"] = came
+        else:
+            u.props.pop("strait_end", None)
 
 
 def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
@@ -305,6 +441,7 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
         for u in live:
             u.location = space
         voyage["at"] = space
+        _stop_over(state, voyage, space)
         if any(hook(state, voyage) for hook in OFFER_HOOKS):
             state.markers["naval"]["voyage"] = voyage
             return voyage  # an interrupt waits for the other side (8.2)
@@ -316,6 +453,7 @@ def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
     (7.7: fighting for an enemy port first)."""
     side, here, ph = voyage["side"], voyage["at"], voyage["phase"]
     live = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == here]
+    _mark_strait(state, live, voyage)
     for u in live:
         u.props["sailed"] = state.turn_label
         u.props["sailed_phase"] = f"{state.turn_label}/{ph}"
@@ -338,16 +476,22 @@ def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
             for u in live:
                 u.props["in_port"] = True
             entered = True
+    if not voyage["path"]:
+        text = f"{', '.join(voyage['units'])} " + ("enter" if entered else "leave" if not voyage["port"]
+                                                    else "cannot enter") + f" the port at {here}"
+    else:
+        text = (f"{', '.join(voyage['units'])} sail {voyage['from']} -> {' -> '.join(voyage['path'])} "
+                f"({voyage['mp']} MP)" + (" into port" if entered else "") + (f" and stop at {here}" if stopped else "")
+                + (f"; dropped off: {', '.join(voyage['dropped'])}" if voyage.get("dropped") else ""))
     state.emit("sail", side=side, rule=RULE, at=here, units=voyage["units"], path=[voyage["from"], *voyage["path"]],
-               mp=voyage["mp"],
-               text=f"{', '.join(voyage['units'])} sail {voyage['from']} -> {' -> '.join(voyage['path'])} "
-                    f"({voyage['mp']} MP)" + (" into port" if entered else "")
-                    + (f" and stop at {here}" if stopped else ""))
+               mp=voyage["mp"], dropped=list(voyage.get("dropped", [])), text=text)
     return voyage
 
 
 class SailOrder(OrderKind):
-    """``{"kind": "sail", "units": [...], "path": [...], "port": bool}`` (ETO-7.0)."""
+    """``{"kind": "sail", "units": [...], "path": [...], "port": bool, "drop": {space: [ids]},
+    "join": {space: [ids]}}`` (ETO-7.0); ``"fleet": box`` sails a fleet box's ships (7.9);
+    ``"path": []`` enters or leaves the port of the units' hex without moving (7.7)."""
 
     kind = "sail"
     rule = RULE
@@ -356,8 +500,14 @@ class SailOrder(OrderKind):
         return bool(game.options.get("naval"))
 
     def _units(self, state: State, order: dict[str, Any]) -> list[Unit]:
-        ids = order.get("units")
-        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
+        ids = list(order.get("units") or [])
+        if order.get("fleet") is not None:
+            if not isinstance(order["fleet"], str) or order["fleet"] not in fleets.boxes(state):
+                raise IllegalOrder("ETO-7.9", f"there is no fleet box {order['fleet']!r}")
+            ids += [u.id for u in fleets.ships(state, order["fleet"]) if u.id not in ids]
+            if not ids:
+                raise IllegalOrder("ETO-7.9", f"the {order['fleet']} box holds no ships")
+        if not ids or not all(isinstance(i, str) for i in ids) or len(set(ids)) != len(ids):
             raise IllegalOrder(self.rule, "units is a list of different naval unit ids")
         out = []
         for i in ids:
@@ -381,13 +531,13 @@ class SailOrder(OrderKind):
         d = state.decision
         units = self._units(state, order)
         refuse(sail_why_not(state, d.side if d else "", units, self.path_of(state, order, units),
-                            bool(order.get("port"))))
+                            bool(order.get("port")), order.get("drop"), order.get("join")))
         refuse(naval_combat.plan_why_not(order, [u.id for u in units]))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units = self._units(state, order)
         sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")),
-             naval_combat.plan_of(order))
+             order.get("drop"), order.get("join"), naval_combat.plan_of(order))
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         d = state.decision
@@ -406,25 +556,27 @@ class SailOrder(OrderKind):
         return out
 
     def _moves(self, state: State, side: str, start: str, grp: list[Unit], ph: str) -> list[dict[str, Any]]:
-        """The group's voyages: every space Dijkstra reaches within its MA (their cost is right by
-        construction), the one-space moves, and the escort boxes."""
-        if stack_why_not(state, side, grp) is not None:
-            return []
         ids = [u.id for u in grp]
+        if any(u.props.get("sailed_phase") == f"{state.turn_label}/{ph}" for u in grp):
+            return []
         out = []
+        if ports.size(state, start) and values.on_map_label(start):  # 7.7: into or out of the port, in place
+            for port in (True, False):
+                if sail_why_not(state, side, grp, [], port) is None:
+                    out.append({"kind": self.kind, "units": ids, "path": [], **({"port": True} if port else {})})
         if _escort_route(state, start) is None:
             costs, paths = sea_spaces.reach(state, side, start, allowance(state, grp))
-            if ph == "naval-air" and sea_spaces.is_space(state, start):
-                for nxt in sea_spaces.graph(state).neighbours(start):
+            if ph == "naval-air":
+                for nxt in sea_spaces.graph(state).neighbours(start) if sea_spaces.is_space(state, start) else {}:
                     if nxt not in paths and sea_spaces.step_cost(state, side, start, nxt) is not None:
                         paths[nxt] = [nxt]
             for dest, path in sorted(paths.items()):
                 for port in ((False, True) if ports.size(state, dest) else (False,)):
-                    if end_why_not(state, side, grp, start, path, port) is None:
+                    if sail_why_not(state, side, grp, path, port) is None:
                         out.append({"kind": self.kind, "units": ids, "path": path, **({"port": True} if port else {})})
             for r in convoys.routes(state):
                 box = convoys.box_of(state, r)
-                if escort_box_why_not(state, side, grp, start, box) is None:
+                if escort_box_why_not(state, side, grp, start, box) is None and sail_why_not(state, side, grp, [box], False) is None:
                     out.append({"kind": self.kind, "units": ids, "path": [box]})
         else:
             area = convoys.area_of(state, _escort_route(state, start))

@@ -1,7 +1,7 @@
 """End-phase upkeep of ships at sea (ETO-7.6, 33.8).
 
 At the end of the End phase's naval movement every naval unit not in a friendly port must be
-paid for: 1 EP per sea space holding the nation's units at sea, 2 EPs where it has more than 8;
+paid for: 1 EP per sea area (a coastal hex counts in its home area) holding the nation's units at sea, 2 EPs where it has more than 8;
 nothing for units in a convoy escort box or that did strategic warfare this turn (U-boats,
 raiders).  A nation that cannot pay marks those units out of supply (33.8).  Minor allies'
 ships are paid by their major partner.  Numbers: ``tables/naval_movement.toml [upkeep]``.
@@ -13,7 +13,7 @@ from typing import Any
 
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import convoys, naval_units, ports, values
+from workbench.rulesets.eto import convoys, naval_units, ports, sea_spaces, values
 
 RULE = "ETO-7.6"
 
@@ -33,11 +33,13 @@ def at_sea(state: State, u: Unit) -> bool:
 
 
 def bill(state: State) -> dict[tuple[str, str], list[Unit]]:
-    """(paying major, space) -> its units at sea there."""
+    """(paying major, sea area) -> its units at sea there; ships in coastal hexes count in the
+    hex's home area (:func:`sea_spaces.home_area`, ETO-7.6 "1 EP per area")."""
     out: dict[tuple[str, str], list[Unit]] = {}
     for u in naval_units.naval_units(state):
         if at_sea(state, u):
-            out.setdefault((values.major_of(state, u.nation), u.location), []).append(u)
+            area = sea_spaces.home_area(state, u.location)
+            out.setdefault((values.major_of(state, u.nation), area), []).append(u)
     return out
 
 

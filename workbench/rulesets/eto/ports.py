@@ -13,7 +13,7 @@ from typing import Any
 from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import naval_units, values, weather
+from workbench.rulesets.eto import naval_units, sea_spaces, values, weather
 from workbench.rulesets.eto.control import ENTRY_HOOKS, SIDE_CODE, control
 
 RULE = "ETO-7.7"
@@ -71,10 +71,10 @@ def enter_why_not(state: State, side: str, units: list[Unit], space: str) -> Ref
         return Refusal("ETO-7.8", f"{space} is icebound: naval units cannot enter or leave it")
     if not london_ok(state, side, space):
         return Refusal("ETO-7.8", "London is a port only for the side that also controls Harwich and Dover")
-    if space in PORT_BOXES and side != "allies":
-        return Refusal("ETO-7.8", f"the Axis never enters the {space}")
-    if space == "Iraq transit box" and any(u.nation != "UK" for u in units):
-        return Refusal("ETO-7.8", "only UK units use the Iraq land transit box")
+    if space in PORT_BOXES:
+        why = box_why_not(state, side, units, space)
+        if why:
+            return why
     if not friendly(state, side, space):
         heavy = [u for u in in_port(state, values.other(side), space) if naval_units.kind(state, u) in ("BB", "CA")]
         if heavy:
@@ -85,6 +85,23 @@ def enter_why_not(state: State, side: str, units: list[Unit], space: str) -> Ref
         adding = naval_units.unit_count(state, [u for u in units if not naval_units.in_port(u) or u.location != space])
         if now + adding > cap:
             return Refusal(RULE, f"the port at {space} holds {cap} naval units; {now} are there")
+    return None
+
+
+def box_why_not(state: State, side: str, units: list[Unit], box: str) -> Refusal | None:
+    """ETO-7.8: the US box is Allied once the US is at war; the Canada, Capetown and India boxes
+    serve the UK and its partners; the Iraq box the UK alone, while it holds an Iraq edge hex;
+    the Axis enters none of them (``tables/naval_movement.toml [boxes]``)."""
+    if not sea_spaces.box_open(state, side, box):
+        if side == "axis":
+            return Refusal("ETO-7.8", f"the Axis never enters the {box}")
+        if box == "US box":
+            return Refusal("ETO-7.8", "the US box is usable only once the US is at war")
+        return Refusal("ETO-7.8", f"the {box} cannot be used now: the UK holds no Iraq hex at the map edge")
+    for u in units:
+        if not sea_spaces.box_nation_ok(state, box, u.nation):
+            who = "the UK" if box == "Iraq transit box" else "the UK and its partners"
+            return Refusal("ETO-7.8", f"{u.id} ({u.nation}) cannot enter the {box}: it serves {who} only")
     return None
 
 

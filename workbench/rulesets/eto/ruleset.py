@@ -33,6 +33,7 @@ from workbench.rulesets.eto import (
     commitment,
     construction,
     convoys,
+    fleets,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
     hq,
     income,
@@ -126,7 +127,7 @@ class ETORuleset(ETOFace, Ruleset):
             air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
-            uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(),
+            uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(),
         ]

@@ -32,6 +32,7 @@ from scipy.sparse.csgraph import dijkstra
 from workbench.engine.state import State
 from workbench.rulesets.eto import values
 from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.supply import condition
 
 #: Boxes ships may sail to and from like spaces (7.8); the convoy escort boxes are 7.5's.
 SEA_BOXES = ("US box", "US coastal box", "Canada box", "Capetown box", "India box", "Iraq transit box")
@@ -82,6 +83,14 @@ class SeaGraph:
                         or hm.side_has(i, j, "all-sea")
                     if wet:
                         add(a, hm.label(j), hex_cost)
+        self.home: dict[str, str] = {}
+        for i in coastal:
+            votes: dict[str, int] = {}
+            for j in nb[int(i)]:
+                if j >= 0 and water[j] and sea_of[j]:
+                    votes[str(sea_of[j])] = votes.get(str(sea_of[j]), 0) + 1
+            if votes:
+                self.home[hm.label(int(i))] = min(votes, key=lambda k: (-votes[k], k))
         for a, near in self.adjacent_areas.items():
             for area in near:
                 add(a, area, self.area_mp[area])
@@ -149,19 +158,49 @@ def canal_open(state: State, side: str, name: str) -> bool:
     return all(ctrl[state.map.index(h)] == SIDE_CODE[side] for h in c["land"] if values.on_map_label(h))
 
 
+def box_rules(state: State, box: str) -> dict[str, Any]:
+    """ETO-7.8: who may enter ``box`` (``tables/naval_movement.toml [boxes]``); {} if anyone."""
+    return dict(table(state).get("boxes", {}).get(box, {}))
+
+
+def box_open(state: State, side: str, box: str) -> bool:
+    """ETO-7.8: may ``side`` enter ``box`` now (its sides, the US at war, Iraq's edge hexes)."""
+    r = box_rules(state, box)
+    if "sides" in r and side not in r["sides"]:
+        return False
+    if r.get("requires") and not condition(state, str(r["requires"])):
+        return False
+    if r.get("edge_control"):
+        hm, ctrl = state.map, control(state)
+        links = [h for h in hm.boxes[box].links if values.on_map_label(h) and hm.has_hex(h)]
+        if not any(ctrl[hm.index(h)] == SIDE_CODE[side] for h in links):
+            return False
+    return True
+
+
+def box_nation_ok(state: State, box: str, nation: str) -> bool:
+    """ETO-7.8: the Canada, Capetown and India boxes serve the UK and its partners, the Iraq box
+    the UK alone."""
+    r = box_rules(state, box)
+    if "nations" in r and nation not in r["nations"]:
+        return False
+    if "partnerships" in r:
+        row = state.ruleset.tables["units"]["nations"].get(nation, {})
+        if row.get("partnership") not in r["partnerships"]:
+            return False
+    return True
+
+
 def closed_boxes(state: State, side: str) -> set[str]:
-    """ETO-7.8: boxes a side may not enter: the Axis never enters the US, Canada, Capetown, India
-    or Iraq boxes (the Iraq box is UK only); the US box only once the US is at war."""
-    hm = state.map
-    out = set()
-    for b in SEA_BOXES:
-        box = hm.boxes.get(b)
-        if box is None:
-            continue
-        if side == "axis" and (box.attrs.get("axis") is False or b in ("US box", "Canada box", "Capetown box",
-                                                                      "India box", "Iraq transit box", "US coastal box")):
-            out.add(b)
-    return out
+    """ETO-7.8: the sea boxes ``side`` may not enter now (:func:`box_open`)."""
+    return {b for b in SEA_BOXES if b in state.map.boxes and not box_open(state, side, b)}
+
+
+def home_area(state: State, space: str) -> str:
+    """ETO-7.6 (ruling): the sea area a space is billed in: an area is its own; a coastal hex
+    belongs to the area most of its all-sea neighbours lie in (ties: the first name); anything
+    else (a boxed space, a landlocked coastal hex) is its own."""
+    return graph(state).home.get(space, space)
 
 
 def blocked_edges(state: State, side: str) -> np.ndarray:
