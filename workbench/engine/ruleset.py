@@ -43,6 +43,11 @@ class OrderKind:
     def legal(self, state: State) -> list[dict[str, Any]]:
         return []
 
+    def any_legal(self, state: State) -> bool:
+        """Whether any order of this kind is legal now (kinds with costly lists may answer at the
+        first one found)."""
+        return bool(self.legal(state))
+
     def check(self, state: State, order: dict[str, Any]) -> None:
         if order not in self.legal(state):
             raise IllegalOrder(self.rule, f"{_show(order)} is not one of the legal {self.kind} orders now")

@@ -539,12 +539,17 @@ class SailOrder(OrderKind):
         sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")),
              order.get("drop"), order.get("join"), naval_combat.plan_of(order))
 
+    def any_legal(self, state: State) -> bool:
+        return any(True for _ in self._iter(state))
+
     def legal(self, state: State) -> list[dict[str, Any]]:
+        return list(self._iter(state))
+
+    def _iter(self, state: State) -> Any:
         d = state.decision
         ph = phase(state)
         if d is None or ph is None:
-            return []
-        out = []
+            return
         stacks: dict[str, list[Unit]] = {}
         for u in naval_units.naval_units(state, d.side):
             if sea_spaces.is_space(state, u.location) or _escort_route(state, u.location):
@@ -552,18 +557,16 @@ class SailOrder(OrderKind):
         for start, ships in sorted(stacks.items()):
             groups = [ships] + ([[u] for u in ships] if len(ships) > 1 else [])
             for grp in groups:
-                out += self._moves(state, d.side, start, grp, ph)
-        return out
+                yield from self._moves(state, d.side, start, grp, ph)
 
-    def _moves(self, state: State, side: str, start: str, grp: list[Unit], ph: str) -> list[dict[str, Any]]:
+    def _moves(self, state: State, side: str, start: str, grp: list[Unit], ph: str) -> Any:
         ids = [u.id for u in grp]
         if any(u.props.get("sailed_phase") == f"{state.turn_label}/{ph}" for u in grp):
-            return []
-        out = []
+            return
         if ports.size(state, start) and values.on_map_label(start):  # 7.7: into or out of the port, in place
             for port in (True, False):
                 if sail_why_not(state, side, grp, [], port) is None:
-                    out.append({"kind": self.kind, "units": ids, "path": [], **({"port": True} if port else {})})
+                    yield ({"kind": self.kind, "units": ids, "path": [], **({"port": True} if port else {})})
         if _escort_route(state, start) is None:
             costs, paths = sea_spaces.reach(state, side, start, allowance(state, grp))
             if ph == "naval-air":
@@ -573,17 +576,16 @@ class SailOrder(OrderKind):
             for dest, path in sorted(paths.items()):
                 for port in ((False, True) if ports.size(state, dest) else (False,)):
                     if sail_why_not(state, side, grp, path, port) is None:
-                        out.append({"kind": self.kind, "units": ids, "path": path, **({"port": True} if port else {})})
+                        yield ({"kind": self.kind, "units": ids, "path": path, **({"port": True} if port else {})})
             for r in convoys.routes(state):
                 box = convoys.box_of(state, r)
                 if escort_box_why_not(state, side, grp, start, box) is None and sail_why_not(state, side, grp, [box], False) is None:
-                    out.append({"kind": self.kind, "units": ids, "path": [box]})
+                    yield ({"kind": self.kind, "units": ids, "path": [box]})
         else:
             area = convoys.area_of(state, _escort_route(state, start))
             for r in convoys.routes(state):
                 box = convoys.box_of(state, r)
                 if box != start and sail_why_not(state, side, grp, [box], False) is None:
-                    out.append({"kind": self.kind, "units": ids, "path": [box]})
+                    yield ({"kind": self.kind, "units": ids, "path": [box]})
             if sail_why_not(state, side, grp, [area], False) is None:
-                out.append({"kind": self.kind, "units": ids, "path": [area]})
-        return out
+                yield ({"kind": self.kind, "units": ids, "path": [area]})

@@ -366,7 +366,7 @@ class ETORuleset(ETOFace, Ruleset):
         for s in sides:
             f["pending"] = [s]
             try:
-                if any(self.order_kinds[k].legal(state) for k in kinds):
+                if any(self.order_kinds[k].any_legal(state) for k in kinds):
                     keep.append(s)
             finally:
                 f["pending"] = None

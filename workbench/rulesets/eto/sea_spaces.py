@@ -243,7 +243,7 @@ def step_cost(state: State, side: str, a: str, b: str) -> int | None:
     """The MP to enter ``b`` from ``a`` for ``side`` now, or None if they are not linked."""
     g = graph(state)
     c = g.edge_cost.get((a, b))
-    if c is None or b in closed_boxes(state, side):
+    if c is None or (b in SEA_BOXES and not box_open(state, side, b)):
         return None
     canal = g.canal_of.get((a, b))
     if canal is not None and not canal_open(state, side, canal):
