@@ -31,7 +31,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import leaders, values
+from workbench.rulesets.ssa import chemical, leaders, values
 from workbench.rulesets.ssa.air import canal_hexes, city_kinds, flying, grounded, is_air
 from workbench.rulesets.ssa.casualties import choose_losses, lose, naval_aa
 from workbench.rulesets.ssa.movement import other
@@ -134,6 +134,17 @@ class InterdictOrder(_AirAttack):
     rule = "SSA-12.2"
     missions = tuple(INTERDICTION)
 
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        super().check(state, order)
+        if order.get("chemical"):  # SSA-28.3a, 28.4b: air attacks on ground or naval units
+            att = [state.unit(u) for u in order["units"]]
+            if att[0].props["mission"] == "interdict_airbase":
+                raise IllegalOrder("SSA-28.3a", "chemical warfare is used in air attacks on ground or naval units, "
+                                   "not on an airbase")
+            refusal = chemical.refusal(state, state.decision.side, att)
+            if refusal:
+                raise refusal
+
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side
         enemy = other(side)
@@ -160,6 +171,11 @@ class InterdictOrder(_AirAttack):
             defense = sum(naval_aa(state, u) for u in dfn)
         else:
             defense = float(hex_aa(state, target, enemy))
+        if order.get("chemical"):  # SSA-28.3a, 28.4a-b
+            cshift = chemical.shift(state, "naval" if mission == "interdict_naval" else "land")
+            if cshift:
+                shifts.append((cshift[0], f"{cshift[1]} ({cshift[2]})"))
+            chemical.used(state, side, target)
         result = roll_crt(state, side, ctype, rule, att, dfn, target, attack, defense, shifts)
         effect = state.ruleset.tables["crt"]["results"][ctype][result]
         apply_air_result(state, side, ctype, rule, effect, att, dfn)
