@@ -270,17 +270,21 @@ def reduce_rest(state: State, frame: dict[str, Any]) -> None:
             lose(state, u, "reduce", data["rest_rule"], data.get("rest_chooser"))
 
 
-def place_bombed(state: State, target: str, side: str) -> None:
+def place_bombed(state: State, target: str, side: str, *, rule: str = "SSA-12.3a",
+                 how: str = "strategic bombing") -> None:
     """SSA-12.3a: the strategic bombing marker (``arrays["bombed"]``, replaced, not mutated, so
-    cached movement and sea graphs notice)."""
+    cached movement and sea graphs notice).  Scorched earth places the same marker (SSA-29.4,
+    ``rule``/``how`` say so); only an enemy's bombing costs the owner morale (authored, SSA-21)."""
     hm = state.map
     old = state.arrays.get("bombed")
     new = np.zeros(hm.size, dtype=bool) if old is None else old.copy()
     new[hm.index(target)] = True
     state.arrays["bombed"] = new
-    state.emit("bombed", side=side, rule="SSA-12.3a",
-               text=f"strategic bombing marker placed in {target}: lines destroyed, no MP, no port, "
+    state.emit("bombed", side=side, rule=rule,
+               text=f"strategic bombing marker placed in {target} ({how}): lines destroyed, no MP, no port, "
                     "canal closed, half VP", hex=target)
+    if rule != "SSA-12.3a":
+        return
     from workbench.rulesets.ssa import morale
 
     morale.city_bombed(state, target)  # SSA-21 (authored): an own city bombed costs 1

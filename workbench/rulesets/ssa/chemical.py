@@ -67,13 +67,14 @@ def shift(state: State, against: str) -> tuple[int, str, str] | None:
 
 
 def _able(state: State, u: Unit, supplied: dict[str, bool]) -> bool:
-    """SSA-28.2: an air unit with a bombardment factor, a Battle Fleet, a supplied division."""
+    """SSA-28.2: an air unit with a bombardment factor, a Battle Fleet, a supplied division (or
+    corps: a corps counts as a division for all purposes, SSA-9.1c)."""
     dom = values.domain(state, u)
     if dom == "air":
         return float(values.value(state, u, "bombardment", 0) or 0) > 0
     if dom == "naval":
         return u.type == "battle_fleet"
-    return values.is_land(state, u) and u.size == "division" and supplied.get(u.id, False)
+    return values.is_land(state, u) and values.division_equivalents(state, u) >= 1 and supplied.get(u.id, False)
 
 
 def refusal(state: State, side: str, units: list[Unit]) -> IllegalOrder | None:
