@@ -9,6 +9,7 @@ from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
 from workbench.rulesets.ssa import (
     air_naval,
+    force_categories,
     assault,
     holding,
     leaders,
@@ -90,6 +91,7 @@ class SSARuleset(SSAFace, Ruleset):
         self.procedures["start/surprise-attack"] = surprise.offer
         self.order_kinds.update(technology.ORDER_KINDS)  # SSA-23.2
         self.order_kinds.update(scorched_earth.ORDER_KINDS)  # SSA-29.3
+        self.order_kinds.update(force_categories.ORDER_KINDS)  # SSA-SC.3
         self.procedures["start/weather"] = weather.roll_weather
         self.procedures["player/mechanized-movement"] = _then(self.procedures.get("player/mechanized-movement"),
                                                               leaders.mark_armor_stacks)  # SSA-24.8-A
