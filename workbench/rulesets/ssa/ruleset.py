@@ -9,8 +9,8 @@ from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
 from workbench.rulesets.ssa import (
     air_naval,
-    force_categories,
     assault,
+    force_categories,
     holding,
     leaders,
     mobilization,
