@@ -31,7 +31,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import leaders, values
+from workbench.rulesets.ssa import chemical, leaders, values
 from workbench.rulesets.ssa.air import canal_hexes, city_kinds, flying, grounded, is_air
 from workbench.rulesets.ssa.casualties import choose_losses, lose, naval_aa
 from workbench.rulesets.ssa.movement import other
@@ -134,6 +134,17 @@ class InterdictOrder(_AirAttack):
     rule = "SSA-12.2"
     missions = tuple(INTERDICTION)
 
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        super().check(state, order)
+        if order.get("chemical"):  # SSA-28.3a, 28.4b: air attacks on ground or naval units
+            att = [state.unit(u) for u in order["units"]]
+            if att[0].props["mission"] == "interdict_airbase":
+                raise IllegalOrder("SSA-28.3a", "chemical warfare is used in air attacks on ground or naval units, "
+                                   "not on an airbase")
+            refusal = chemical.refusal(state, state.decision.side, att)
+            if refusal:
+                raise refusal
+
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side
         enemy = other(side)
@@ -160,6 +171,11 @@ class InterdictOrder(_AirAttack):
             defense = sum(naval_aa(state, u) for u in dfn)
         else:
             defense = float(hex_aa(state, target, enemy))
+        if order.get("chemical"):  # SSA-28.3a, 28.4a-b
+            cshift = chemical.shift(state, "naval" if mission == "interdict_naval" else "land")
+            if cshift:
+                shifts.append((cshift[0], f"{cshift[1]} ({cshift[2]})"))
+            chemical.used(state, side, target)
         result = roll_crt(state, side, ctype, rule, att, dfn, target, attack, defense, shifts)
         effect = state.ruleset.tables["crt"]["results"][ctype][result]
         apply_air_result(state, side, ctype, rule, effect, att, dfn)
@@ -254,17 +270,21 @@ def reduce_rest(state: State, frame: dict[str, Any]) -> None:
             lose(state, u, "reduce", data["rest_rule"], data.get("rest_chooser"))
 
 
-def place_bombed(state: State, target: str, side: str) -> None:
+def place_bombed(state: State, target: str, side: str, *, rule: str = "SSA-12.3a",
+                 how: str = "strategic bombing") -> None:
     """SSA-12.3a: the strategic bombing marker (``arrays["bombed"]``, replaced, not mutated, so
-    cached movement and sea graphs notice)."""
+    cached movement and sea graphs notice).  Scorched earth places the same marker (SSA-29.4,
+    ``rule``/``how`` say so); only an enemy's bombing costs the owner morale (authored, SSA-21)."""
     hm = state.map
     old = state.arrays.get("bombed")
     new = np.zeros(hm.size, dtype=bool) if old is None else old.copy()
     new[hm.index(target)] = True
     state.arrays["bombed"] = new
-    state.emit("bombed", side=side, rule="SSA-12.3a",
-               text=f"strategic bombing marker placed in {target}: lines destroyed, no MP, no port, "
+    state.emit("bombed", side=side, rule=rule,
+               text=f"strategic bombing marker placed in {target} ({how}): lines destroyed, no MP, no port, "
                     "canal closed, half VP", hex=target)
+    if rule != "SSA-12.3a":
+        return
     from workbench.rulesets.ssa import morale
 
     morale.city_bombed(state, target)  # SSA-21 (authored): an own city bombed costs 1

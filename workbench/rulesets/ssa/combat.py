@@ -23,7 +23,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import assault, leaders, morale, values, weather
+from workbench.rulesets.ssa import assault, chemical, leaders, morale, values, weather
 from workbench.rulesets.ssa.casualties import naval_strength
 from workbench.rulesets.ssa.losses import eliminate, reduce
 from workbench.rulesets.ssa.movement import other
@@ -58,8 +58,9 @@ def _land_units_at(state: State, label: str, side: str) -> list[Unit]:
 
 
 def assess(state: State, side: str, attackers: list[str], targets: list[str],
-           support: list[str] = (), gunfire: list[str] = ()) -> Assessment:
-    """Strengths, shifts and column of an attack (SSA-11.G-11.8, 12.1), without rolling."""
+           support: list[str] = (), gunfire: list[str] = (), chemical_attack: bool = False) -> Assessment:
+    """Strengths, shifts and column of an attack (SSA-11.G-11.8, 12.1; a chemical attack, SSA-28.3a,
+    28.4a), without rolling."""
     hm = state.map
     tables = state.ruleset.tables
     enemy = other(side)
@@ -124,6 +125,10 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     wshift = weather.combat_shift(state, list(targets))  # SSA-26.3-F/S in the defender's hex (26.5)
     if wshift:
         shifts.append(wshift)
+    if chemical_attack:  # SSA-28.3a, 28.4a
+        cshift = chemical.shift(state, "land")
+        if cshift:
+            shifts.append(cshift)
     column = base
     for n, _, _ in shifts:
         column = adj.shift(column, n, tables=tables)
@@ -238,6 +243,11 @@ class AttackOrder(OrderKind):
             for uid in given:
                 if not test(state, side, uid, targets):
                     raise IllegalOrder(rule, f"{uid} cannot give {key} to this attack")
+        if order.get("chemical"):  # SSA-28.2, 28.5: supporting air and fleets count
+            taking_part = [*attackers, *order.get("support", []), *order.get("gunfire", [])]
+            refusal = chemical.refusal(state, side, [state.unit(u) for u in taking_part])
+            if refusal:
+                raise refusal
 
     def _is_support(self, state: State, side: str, uid: str, targets: list[str]) -> bool:
         u = state.units_by_id.get(uid)
@@ -256,7 +266,7 @@ class AttackOrder(OrderKind):
         enemy = other(side)
         if morale.may_be_fanatic(state, enemy):
             a = assess(state, side, order["attackers"], order["targets"], order.get("support", []),
-                       order.get("gunfire", []))
+                       order.get("gunfire", []), bool(order.get("chemical")))
             if "DR" in a.distribution(state.ruleset.tables):  # 21.5e changes only DR: ask only then
                 state.push_interrupt("fanaticism", enemy, "SSA-21.5",
                                      f"{', '.join(order['targets'])} attacked at {a.column}: declare fanaticism "
@@ -267,10 +277,13 @@ class AttackOrder(OrderKind):
 
 
 def resolve(state: State, order: dict[str, Any], att_fan: bool, def_fan: bool) -> None:
-    """SSA-11.G-11.9: roll and apply one attack; fanaticism changes AR / DR to EX (SSA-21.5d-e)."""
+    """SSA-11.G-11.9: roll and apply one attack; fanaticism changes AR / DR to EX (SSA-21.5d-e); a
+    chemical attack raises the enemy's morale (SSA-28.3b, 28.4c)."""
     side = state.phasing
     a = assess(state, side, order["attackers"], order["targets"], order.get("support", []),
-               order.get("gunfire", []))
+               order.get("gunfire", []), bool(order.get("chemical")))
+    if order.get("chemical"):
+        chemical.used(state, side, ", ".join(order["targets"]))
     (die,) = state.roll(purpose=f"land combat {a.attack:g} vs {a.defense:g} at "
                         f"{', '.join(order['targets'])} ({a.column})", rule="SSA-11.G", side=side)
     printed = adj.crt(a.column, die, tables=state.ruleset.tables)

@@ -38,7 +38,7 @@ from workbench.engine.errors import IllegalOrder
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa import air, values
+from workbench.rulesets.ssa import air, technology, values
 from workbench.rulesets.ssa.deployment import air_capacity, geography
 from workbench.rulesets.ssa.occupation import city_hexes, city_owner
 from workbench.rulesets.ssa.special import has_special, special_rules, turn_number
@@ -325,12 +325,8 @@ def _air_here(state: State, side: str, label: str) -> int:
 
 
 def _tech_ok(state: State, side: str, nation: str, utype: str) -> bool:
-    tech = mob(state)["costs"].get(utype, {}).get("tech")
-    if not tech:
-        return True
-    owned = state.game.scenario.raw.get("technologies", {})
-    key = "allies" if side == "allies" else nation
-    return tech in owned.get(key, []) or tech in owned.get(side, [])
+    """SSA-23.G: a gated unit type needs its development (technology.may_use)."""
+    return technology.may_use(state, side, nation, utype)
 
 
 class MobilizeOrder(OrderKind):
@@ -375,7 +371,10 @@ class MobilizeOrder(OrderKind):
         if track is None or cost is None:
             raise IllegalOrder("SSA-16.11", f"{utype} units of {nation} cannot be built")
         if not _tech_ok(state, side, nation, utype):
-            raise IllegalOrder("SSA-23.1", f"{utype} needs a technology {side} does not have")
+            tech = mob(state)["costs"][utype]["tech"]
+            who = technology.purchaser(state, nation)
+            raise IllegalOrder("SSA-23.1", f"a {utype} needs the {tech} development, which {who or nation} does not own"
+                               + ("" if who else f" ({nation} may use no developments: SSA-23.5a-b)"))
         mech = bool(state.ruleset.unit_types[utype].get("mech", False))
         if cost[1] == "volunteer" and not _affordable(state, track, cost[0], cost[1], mech):
             raise IllegalOrder("SSA-16.10c", f"a {utype} is paid only with volunteer points and {track} has "

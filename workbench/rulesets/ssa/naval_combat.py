@@ -30,7 +30,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import surprise, values, weather
+from workbench.rulesets.ssa import chemical, surprise, values, weather
 from workbench.rulesets.ssa.air import carry_air
 from workbench.rulesets.ssa.casualties import choose_losses, damage, lose, naval_strength
 from workbench.rulesets.ssa.movement import other
@@ -105,6 +105,10 @@ class NavalAttackOrder(OrderKind):
                                    "or it has attacked already this phase)")
             if not adjacent(state, state.unit(uid).location, target):
                 raise IllegalOrder("SSA-13.G", f"{uid} is not adjacent to {target}")
+        if order.get("chemical"):  # SSA-28.2: a Battle Fleet must take part
+            refusal = chemical.refusal(state, state.decision.side, [state.unit(u) for u in ids])
+            if refusal:
+                raise refusal
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side
@@ -113,7 +117,8 @@ class NavalAttackOrder(OrderKind):
             state.unit(uid).props["naval_attacked"] = True
         state.markers.setdefault("naval_attacked_hexes", []).append(target)
         dfn = defending_stack(state, side, target)
-        data = {"attackers": order["attackers"], "target": target, "attacker": side}
+        data = {"attackers": order["attackers"], "target": target, "attacker": side,
+                **({"chemical": True} if order.get("chemical") else {})}
         if any(values.value(state, u, "retreat_before_combat", False) for u in dfn) and retreat_hexes(state, dfn):
             state.push_interrupt("naval_retreat", other(side), "SSA-13.2",
                                  f"your carrier stack in {target} is attacked: retreat one hex before combat, "
@@ -198,6 +203,11 @@ def resolve(state: State, frame: dict[str, Any]) -> None:
     wshift = weather.combat_shift(state, [target])  # SSA-26.3-F/S: all combat one column left
     if wshift:
         column = adj.shift(column, wshift[0], tables=tables)
+    if data.get("chemical"):  # SSA-28.4b: +1 in the first chemical combat phase only
+        cshift = chemical.shift(state, "naval")
+        if cshift:
+            column = adj.shift(column, cshift[0], tables=tables)
+        chemical.used(state, side, target)
     (die,) = state.roll(purpose=f"naval combat {attack:g} vs {defense:g} at {target} ({column})",
                         rule="SSA-13.8", side=side)
     result = adj.crt(column, die, tables=tables)

@@ -10,13 +10,16 @@ from workbench.engine.state import State
 from workbench.rulesets.ssa import (
     air_naval,
     assault,
+    force_categories,
     holding,
     leaders,
     mobilization,
     morale,
     scenario_check,
+    scorched_earth,
     supply,
     surprise,
+    technology,
     victory,
     war_events,
     weather,
@@ -82,10 +85,13 @@ class SSARuleset(SSAFace, Ruleset):
         war_events.register(self)  # optional SSA-25, 27; SSA-18.8-18.10, SC5 SR2
         for key in MOVEMENT_STEPS:  # SSA-10.G, after air supply that ran its turn has ended (SSA-10.1h)
             self.procedures[key] = _then(self.procedures.get(key), supply.judge_for_movement)
-        # optional rules 21, 24, 26, 30 (morale.py, leaders.py, weather.py, surprise.py)
+        # optional rules 21, 23, 24, 26, 29, 30 (morale.py, technology.py, scorched_earth.py, leaders.py, weather.py, surprise.py)
         self.order_kinds["declare_fanaticism"] = morale.DeclareFanaticismOrder()  # SSA-21.5
         self.order_kinds["declare_surprise_attack"] = surprise.DeclareSurpriseAttackOrder()  # SSA-30.1
         self.procedures["start/surprise-attack"] = surprise.offer
+        self.order_kinds.update(technology.ORDER_KINDS)  # SSA-23.2
+        self.order_kinds.update(scorched_earth.ORDER_KINDS)  # SSA-29.3
+        self.order_kinds.update(force_categories.ORDER_KINDS)  # SSA-SC.3
         self.procedures["start/weather"] = weather.roll_weather
         self.procedures["player/mechanized-movement"] = _then(self.procedures.get("player/mechanized-movement"),
                                                               leaders.mark_armor_stacks)  # SSA-24.8-A

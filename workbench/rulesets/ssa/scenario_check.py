@@ -27,10 +27,6 @@ from workbench.rulesets.ssa.deployment import UNPLACED, WHERE_KEYS
 OPTIONAL_RULES = frozenset(f"SSA-{n}" for n in range(21, 31))
 #: Values of ``[control]`` (docs/rulings-ssa.md): a side, or a neutral / open / closed area.
 CONTROL_VALUES = ("axis", "allies", "neutral", "open", "closed")
-#: Technologies (SSA-23.1 types, SSA-23.3 abstract ones).
-TECHNOLOGIES = frozenset({"advanced_fighter", "strategic_bomber", "bomber_destroyer", "heavy_armor",
-                          "helicopter", "jet_fighter", "jet_bomber", "strategic_missile", "atomic_weapon",
-                          "radar", "electronic_warfare", "advanced_submarines", "tactical_missiles"})
 #: Regions ``where.region`` and ``[control_regions]`` may name (deployment.Geography).
 REGIONS = ("alaska", "central_america", "mexico_north_of_III_IV", "mexico_south_of_III_IV")
 COASTS = ("west", "east", "atlantic", "pacific", "any")
@@ -250,7 +246,7 @@ EFFECTS: dict[str, dict[str, Check]] = {
 }
 #: The effects rules code reads today (special.py, holding.py, mobilization.py, naval.py,
 #: control.py, occupation.py, war_events.py); the rest are recorded, not yet played.
-READ_BY_CODE = frozenset({"side_frozen", "no_mobilization", "start_reduced", "panama_canal_hexes_open",
+READ_BY_CODE = frozenset({"no_optional_rules", "side_frozen", "no_mobilization", "start_reduced", "panama_canal_hexes_open",
                           "boxes_closed", "box_closed_to", "control_last_passed", "soviet_union_conquered",
                           "pacific_fall_check", "war_events_ignored", "neutral_box_trigger", "mp_halved",
                           "neutral_nations"})
@@ -420,15 +416,19 @@ def check_control(raw: dict[str, Any], c: Ctx) -> None:
             c.fail(key, f"must be {why}")
 
 
-def check_technologies(raw: dict[str, Any], c: Ctx) -> None:
+def check_technologies(raw: dict[str, Any], c: Ctx, tech: dict[str, Any]) -> None:
+    """SSA-23.4: developments owned at the start, per purchaser of tables/technology.toml."""
     techs = raw.get("technologies", {})
+    known = [*tech["kinds"]["unit"], *tech["kinds"]["abstract"]]
+    purchasers = [k for k, v in tech["purchasers"].items() if isinstance(v, dict)]
     if not isinstance(techs, dict):
         c.fail("technologies", f"must be a table of purchaser = [technologies], not {kind_of(techs)}")
     for who, owned in techs.items():
-        if who not in c.sides and who not in c.nations:
-            c.fail(f"technologies.{who}", "must be a side (allies: US and Commonwealth, SSA-23.5a) or a nation "
-                   "code (GE, JA)")
-        why = listed(one_of(*sorted(TECHNOLOGIES)))(owned, c)
+        if who not in purchasers:
+            c.fail(f"technologies.{who}", "must be a purchaser of technology.toml [purchasers] ("
+                   + ", ".join(purchasers) + "): the Allies once for the US and Commonwealth (SSA-23.5a), "
+                   "Germany and Japan separately (SSA-23.5b)")
+        why = listed(one_of(*known))(owned, c)
         if why:
             c.fail(f"technologies.{who}", f"must be {why}")
 
@@ -504,7 +504,7 @@ def validate(ruleset: Any, scenario: Any) -> None:
                    f"({', '.join(sorted(c.nations))})")
     check_tracks(raw, c)
     check_control(raw, c)
-    check_technologies(raw, c)
+    check_technologies(raw, c, tables["technology"])
     check_deployment(raw, c)
     check_units(raw, scenario, c)
     check_reinforcements(raw, scenario.sides, c)

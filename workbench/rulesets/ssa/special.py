@@ -36,6 +36,14 @@ def has_special(state: State, effect: str) -> bool:
     return bool(special_rules(state, effect))
 
 
+def optional_rule_on(state: State, rule: str) -> bool:
+    """Whether optional rule ``rule`` (e.g. ``"SSA-23"``) is in use: switched on in the game's
+    ``[options] optional_rules`` and not barred by a scenario special rule (effect
+    ``no_optional_rules``, SC0 SR1) -- SSA-SC.6: a scenario's special rules override the
+    standard rules, including the players' choice of optional rules."""
+    return rule in state.game.options.get("optional_rules", []) and not has_special(state, "no_optional_rules")
+
+
 def turn_number(state: State) -> int:
     """Game turn number, 1 for the first turn (scenario texts count from 1)."""
     return state.turn + 1
