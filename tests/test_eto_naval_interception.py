@@ -130,3 +130,18 @@ def test_eto_11_3_an_intercepting_submarine_attacks_by_its_own_procedure(tmp_pat
     assert [e["data"]["detected"] for e in events(s, "sub_detection")] == [True]
     assert len([e for e in events(s, "roll") if e["rule"] == "ETO-9.2"]) == 3
     assert s.units_by_id["GE-SS"].props.get("withdrew")
+
+
+def test_eto_8_8_8_9_escort_box_ships_and_uboats_never_intercept(tmp_path):
+    """8.8: Allied ships in a convoy escort box cannot intercept Axis units; 8.9: U-boats never
+    intercept.  Only the German destroyers in the North Sea are offered the British voyage."""
+    from workbench.rulesets.eto import naval_interception
+
+    s = _state(tmp_path, unit("GE-DD1", "GE", "dd", "North Sea"), unit("GE-UB", "GE", "uboat", "North Sea"),
+               unit("UK-DE", "UK", "de", "North Atlantic convoy escort box"))
+    u = s.units_by_id
+    assert naval_interception.interceptor_why_not(s, u["GE-UB"], "North Sea", "axis").rule == "ETO-8.9"
+    assert naval_interception.interceptor_why_not(s, u["UK-DE"], "North Atlantic", "allies").rule == "ETO-8.8"
+    assert naval_interception.interceptor_why_not(s, u["GE-DD1"], "North Sea", "axis") is None
+    _sail(s)
+    assert [o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval"] == [["GE-DD1"]]
