@@ -87,6 +87,11 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
     if mission == "attack_air" and not air_units.has_quality(state, u):
         return Refusal("ETO-12.3", f"{u.id} is a bomber; only fighters attack enemy air units")
+    from workbench.rulesets.eto.carriers import mission_why_not
+
+    why = mission_why_not(state, u, mission)  # 13.3: a damaged carrier's air only changes base
+    if why:
+        return why
     if mission in ("attack_naval", "bomb") and not air_units.class_row(state, u).get("bomber") and not escort:
         return Refusal("ETO-12.1", f"{u.id} is a fighter; it cannot attack naval units or installations "
                                    "(it may fly with bombers as their escort)")

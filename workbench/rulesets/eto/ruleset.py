@@ -28,6 +28,7 @@ from workbench.rulesets.eto import (
     air_units,
     airbases,
     breakthrough,
+    carriers,  # noqa: F401 - registers 13.3's loss of a carrier's air in naval_units.SINK_HOOKS
     combat,
     command,
     commitment,
