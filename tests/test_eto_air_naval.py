@@ -165,3 +165,39 @@ def test_eto_16_2_a_hit_on_an_stp_marker_costs_one_stp(tmp_path):
     stp = s.unit("UK-STP")
     an.bomb_ships(s, s.unit("GE-b"), [stp], targets=["UK-STP"])
     assert stp.props["points"] == 1 and stp.location == HEX
+
+
+def test_eto_16_5_land_based_bombers_attack_ships_in_a_port_and_in_a_gridded_area(tmp_path):
+    """16.5: land-based air attacks ships in ports, coastal hexes and gridded sea spaces, not in
+    ungridded ones; 16.1: the bombers that get through attack after the air battle.  A German
+    bomber over Harwich finds the British DD in port; one over the North Sea (gridded) the CL
+    there; the North Atlantic (ungridded) is out of its reach."""
+    from workbench.rulesets.eto import air_missions
+
+    s = naval_state(tmp_path, [GE_B, unit("UK-DD", "UK", "dd", "03246", props={"in_port": True}),
+                               unit("UK-CL", "UK", "cl", "North Sea"), unit("UK-CA", "UK", "ca", "North Atlantic",
+                                                                            name="York")])
+    assert [u.id for u in an.naval_targets(s, "axis", "03246")] == ["UK-DD"]
+    sea = next(s.map.label(i) for i in range(s.map.size) if s.map.hexes["sea_area"][i] == "North Sea")
+    assert [u.id for u in an.naval_targets(s, "axis", sea)] == ["UK-CL"]
+    atlantic = next(s.map.label(i) for i in range(s.map.size) if s.map.hexes["sea_area"][i] == "North Atlantic")
+    assert an.naval_targets(s, "axis", atlantic) == []
+    r = air_missions.target_why_not(s, "axis", "attack_naval", atlantic, [s.unit("GE-b")])
+    assert r and r.rule == "ETO-16.0" and "16.5" in r.why
+    assert air_missions.target_why_not(s, "axis", "attack_naval", "03246", [s.unit("GE-b")]) is None
+
+
+def test_eto_16_1_an_attack_naval_flight_bombs_the_ships_after_the_air_battle(tmp_path):
+    """16.1/16.2: the bomber over Harwich makes its three attacks (underlined 6: half, 16.2) on the
+    DD in port: (4,4) = 8 against armor 8 hits with doubles: sunk (9.5); nothing is left afloat for
+    the other two.  A 2 would have been an anti-aircraft hit in a minor port (16.4): 8 is none."""
+    from workbench.rulesets.eto import air_flights
+
+    s = naval_state(tmp_path, [GE_B, unit("UK-DD", "UK", "dd", "03246", props={"in_port": True})], 4, 4)
+    b = s.unit("GE-b")
+    b.location = "03246"
+    fl = air_flights.new_flight(s, "axis", [b], "attack_naval", [], target="03246")
+    fl["arrived"], fl["at"] = True, "03246"
+    an.strike_flights(s)
+    assert s.unit("UK-DD").location == "Force pool"
+    assert [e["data"]["result"] for e in events(s, "air_naval")] == ["sunk"]

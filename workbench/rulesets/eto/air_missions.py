@@ -112,7 +112,12 @@ def target_why_not(state: State, side: str, mission: str, to: str, units: list[U
             return Refusal("ETO-12.3", f"there are no enemy air units on a base at {to}")
         return None
     if mission == "attack_naval":
-        return Refusal("ETO-16.0", f"there are no enemy naval units at {to} (naval units come with the war at sea)")
+        from workbench.rulesets.eto.air_naval import naval_targets
+
+        if not naval_targets(state, side, to):
+            return Refusal("ETO-16.0", f"there are no enemy naval units land-based air can reach at {to} (a coastal "
+                                       "hex, its port, or a gridded sea area: 16.5)")
+        return None
     if mission == "bomb":
         if installation_bombing.threshold(state, to) <= 0 or int(control(state)[hm.index(to)]) == SIDE_CODE[side]:
             return Refusal("ETO-21.5", f"{to} holds no enemy installation")
@@ -198,6 +203,19 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
             cand = {e.location for e in state.units_by_id.values()
                     if e.side == enemy and values.on_map(e) and values.is_land_unit(state, e)
                     and d[hm.index(e.location)] <= rng}
+    elif mission == "attack_naval":  # 16.5: enemy ships in coastal hexes and gridded sea areas
+        cand = set()
+        for e in state.units_by_id.values():
+            if e.side != enemy or not values.is_naval_counter(state, e):
+                continue
+            if values.on_map(e):
+                cand.add(e.location)
+            elif e.location in hm.sea_areas and hm.sea_areas[e.location].gridded:
+                from workbench.rulesets.eto.naval_search import space_hexes
+
+                idx = space_hexes(state, e.location)
+                if len(idx):
+                    cand.add(hm.label(int(idx[int(d[idx].argmin())])))  # the area's hex nearest the base
     elif mission == "bomb":  # 21.5: enemy airbases (cities, resource hexes, airfields) and fortifications
         cand = set(airbases.friendly_bases(state, enemy))
         cand |= {h for h, m in state.markers.get("forts", {}).items() if m.get("side") == enemy}

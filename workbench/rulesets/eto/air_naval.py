@@ -165,3 +165,46 @@ def bomb_ships(state: State, bomber: Unit, ships: list[dict[str, Any] | Unit], *
                    text=f"{bomber.id}: {aa} anti-aircraft hit(s), {len(taken)} taken ({', '.join(taken)})",
                    bomber=bomber.id, hits=aa, taken=taken)
     return {"bomber": bomber.id, "attacks": out, "aa_hits": aa, "aa_taken": taken, "ships": ships}
+
+
+# --- attack_naval missions against real ships (16.0, 16.1, 16.5) ------------------------------
+
+def naval_targets(state: State, side: str, to: str) -> list[Unit]:
+    """ETO-16.5: the enemy ships a land-based air unit over ``to`` may attack: those in the coastal
+    hex (its port too), or in the gridded sea area the all-sea hex ``to`` belongs to; ships in an
+    ungridded area are reached only by carrier air in naval interception (not here)."""
+    from workbench.rulesets.eto import naval_units
+
+    enemy = values.other(side)
+    if not state.map.has_hex(to):
+        return []
+    area = state.map.hexes["sea_area"][state.map.index(to)]
+    spaces = [to]
+    if area and area in state.map.sea_areas and state.map.sea_areas[area].gridded:
+        spaces.append(area)
+    return [u for sp in spaces for u in naval_units.naval_units(state, enemy, sp) if not naval_units.is_uboat(state, u)]
+
+
+def strike_flights(state: State, *_: Any) -> None:
+    """ETO-16.1: after the air-to-air combat over the target (15.0), each unaborted bomber of an
+    ``attack_naval`` flight makes its attacks on the enemy ships there (the most valuable first:
+    named ships, then squadrons, then STPs), with the port's or the big stack's anti-aircraft fire
+    (16.4)."""
+    from workbench.rulesets.eto import air_flights, naval_units, ports
+
+    for fl in sorted(air_flights.flights(state).values(), key=lambda f: f["id"]):
+        if fl["mission"] != "attack_naval" or not fl["arrived"] or fl["ended"]:
+            continue
+        bombers = [u for u in air_flights.live_units(state, fl) if air_units.is_bomber(state, u)
+                   and not air_combat.aborted(u)]
+        for b in bombers:
+            ships = [s for s in naval_targets(state, fl["side"], fl["at"]) if naval_units.is_naval(state, s)]
+            if not ships:
+                break
+            ships.sort(key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
+            in_port = [s for s in ships if naval_units.in_port(s)]
+            size = ports.size(state, fl["at"]) if in_port else None
+            port = "fortified" if size and fl["at"] in state.markers.get("forts", {}) else size
+            stack = naval_units.unit_count(state, [s for s in ships if not naval_units.is_stp(state, s)])
+            bomb_ships(state, b, ships, port=port if port in ("minor", "major", "fortified") else None,
+                       stack_size=stack)

@@ -112,6 +112,9 @@ def resolve(state: State, *_: Any) -> None:
     for h, bombers in sorted(by_hex.items()):
         if bombers:
             installation_bombing.bomb(state, h, bombers)
+    from workbench.rulesets.eto.air_naval import strike_flights
+
+    strike_flights(state)  # 16.1: attack_naval flights of the air offensive
 
 
 def finish(state: State, *_: Any) -> None:

@@ -23,6 +23,7 @@ from workbench.rulesets.eto import (
     air_flights,
     air_interception,
     air_missions,
+    air_naval,
     air_offensive,
     air_transport,
     air_units,
@@ -182,6 +183,7 @@ class ETORuleset(ETOFace, Ruleset):
         """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then
         every air unit returns to base (ETO-PART4 Step 4, 13.0)."""
         air_interception.resolve_destinations(state)
+        air_naval.strike_flights(state)  # 16.1: the bombers that got through attack the ships
         air_flights.return_all(state)
 
     # -- calendar -------------------------------------------------------------------------
