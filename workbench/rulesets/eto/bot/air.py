@@ -118,6 +118,8 @@ def fly(ctx: Context) -> dict[str, Any] | None:
         return _ground_support(ctx)
     if key.endswith("air-movement"):
         return _sweep(ctx) or _rebase(ctx)
+    if key.endswith("air-naval"):
+        return _naval_strike(ctx)
     if key.endswith("air-moves"):
         return _air_offensive_strike(ctx)
     return None
@@ -183,6 +185,34 @@ def intercept(ctx: Context) -> dict[str, Any] | None:
 
 
 # == Naval and Air phase (12.3) =================================================================
+def _naval_strike(ctx: Context) -> dict[str, Any] | None:
+    """Naval and Air Step 2 (16.0): bombers attack the enemy ships their bases reach -- named
+    ships and convoys first -- with the fighters of their base as escort, once a step."""
+    from workbench.rulesets.eto import naval_units
+    from workbench.rulesets.eto.air_missions import candidate_targets
+    from workbench.rulesets.eto.air_naval import naval_targets
+
+    st = ctx.state
+    if ctx.memo.get("struck"):
+        return None
+    best = None
+    for u in air_units.air_units(st, ctx.side):
+        if not air_units.class_row(st, u).get("bomber") or air_missions.unit_why_not(st, ctx.side, u, "attack_naval"):
+            continue
+        for to in candidate_targets(st, ctx.side, u, "attack_naval")[:3]:
+            ships = naval_targets(st, ctx.side, to)
+            value = sum(3 if naval_units.is_named(st, s) else 2 if naval_units.is_stp(st, s) else 1 for s in ships)
+            if value and (best is None or value > best[0]):
+                best = (value, to)
+    if best is None:
+        return None
+    to = best[1]
+    free = _free(ctx, "attack_naval", to)
+    bombers = [u for u in free if air_units.class_row(st, u).get("bomber")]
+    ctx.memo["struck"] = True
+    return _send(ctx, "attack_naval", to, bombers) if bombers else None
+
+
 def _sweep(ctx: Context) -> dict[str, Any] | None:
     """Fighters attack an enemy airbase they outnumber (12.3, 14.5)."""
     st = ctx.state
