@@ -8,6 +8,7 @@ from benchmarks import (
     bench_fuzz,
     bench_games,
     bench_hexgrid,
+    bench_naval,
     bench_page,
     bench_ui,
 )
@@ -16,6 +17,7 @@ from benchmarks import (
 def main() -> None:
     bench_hexgrid.main()
     bench_eto_supply.main([])
+    bench_naval.main([])
     bench_ui.main(["--no-browser"])  # the page figures: bench_page
     bench_page.main(["--repeat", "2", "--load", "ssa/1941,eto/barbarossa-1941"])
     bench_batch.main([])

@@ -130,13 +130,21 @@ class SeaGraph:
             self.out.setdefault(a, {})[b] = c
         self.canal_of = {(self.nodes[a], self.nodes[b]): name for (a, b), name in self.canal_edges.items()}
         self.ranges: dict[str, frozenset[str]] = {}  # 8.1, a pure function of the map: memo
+        self._matrices: dict[bytes, csr_matrix] = {}
         seas = np.isin(self.cols, [self.index[a] for a in areas] + [self.index[b] for b in boxes])
         self.coastal_matrix = self.matrix(seas)
 
     def matrix(self, blocked: np.ndarray | None = None) -> csr_matrix:
-        """The entry-cost matrix; ``blocked`` edges (a bool mask over the edge list) left out."""
-        keep = np.ones(len(self.costs), dtype=bool) if blocked is None else ~blocked
-        return csr_matrix((self.costs[keep], (self.rows[keep], self.cols[keep])), shape=(self.n, self.n))
+        """The entry-cost matrix; ``blocked`` edges (a bool mask over the edge list) left out.
+        Memoised by the mask: a game has few distinct ones (which canals and boxes are shut)."""
+        key = b"" if blocked is None else np.packbits(blocked).tobytes()
+        m = self._matrices.get(key)
+        if m is None:
+            keep = np.ones(len(self.costs), dtype=bool) if blocked is None else ~blocked
+            m = csr_matrix((self.costs[keep], (self.rows[keep], self.cols[keep])), shape=(self.n, self.n))
+            if len(self._matrices) < 64:
+                self._matrices[key] = m
+        return m
 
     def neighbours(self, space: str) -> dict[str, int]:
         """Spaces entered straight from ``space`` and their cost (whoever sails)."""
