@@ -18,6 +18,17 @@ def ge(uid, at, utype="infantry_division", **kw):
     return {"id": uid, "nation": "GE", "type": utype, "at": at, **kw}
 
 
+def fly_to_aerial_step(state, flights, *faces):
+    """Fly the listed US air units on ``mission`` to ``target``, then stop at the aerial step with
+    the dice scripted (shared by the air and chemical tests)."""
+    state = to_step(state, "player/initial-movement", "allies")
+    for uid, target, mission in flights:
+        state.apply({"kind": "fly", "unit": uid, "to": target, "mission": mission})
+    state = to_step(state, "player/combat/air", "allies")
+    state.dice = FixedDice(*faces)
+    return state
+
+
 @pytest.fixture
 def strike(ssa_game):
     """Fly the listed US air units on ``mission`` to ``target``, then stop at the aerial step."""
@@ -25,12 +36,7 @@ def strike(ssa_game):
         state = ssa_game(units).new_state(seed=1)
         if prepare:
             prepare(state)
-        state = to_step(state, "player/initial-movement", "allies")
-        for uid, target, mission in flights:
-            state.apply({"kind": "fly", "unit": uid, "to": target, "mission": mission})
-        state = to_step(state, "player/combat/air", "allies")
-        state.dice = FixedDice(*faces)
-        return state
+        return fly_to_aerial_step(state, flights, *faces)
 
     return make
 

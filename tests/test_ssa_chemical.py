@@ -11,7 +11,7 @@ import json
 
 import pytest
 from test_ssa_air import refused
-from test_ssa_air_combat import bombers, ge
+from test_ssa_air_combat import bombers, fly_to_aerial_step, ge
 from test_ssa_combat import ALL_IN, CONVOY, GE, US, FixedDice
 from test_ssa_movement import to_step
 from test_ssa_naval_combat import ge_bb, us
@@ -119,12 +119,7 @@ def test_ssa_28_1_attack_only_the_defender_orders_carry_no_chemicals(land):
 @pytest.fixture
 def strike(ssa_game):
     def make(units, flights, *faces):
-        s = to_step(ssa_game(units, extra=ON).new_state(seed=1), "player/initial-movement", "allies")
-        for uid, target, mission in flights:
-            s.apply({"kind": "fly", "unit": uid, "to": target, "mission": mission})
-        s = to_step(s, "player/combat/air", "allies")
-        s.dice = FixedDice(*faces)
-        return s
+        return fly_to_aerial_step(ssa_game(units, extra=ON).new_state(seed=1), flights, *faces)
 
     return make
 
