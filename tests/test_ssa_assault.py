@@ -88,7 +88,8 @@ def test_ssa_22_2_landing_costs_a_column_unless_marines_attack(landing, ssa_game
     assert (-1, "amphibious assault (no marines)", "SSA-22.2") in a.shifts
     jtp = {"id": "JA-tp", "nation": "JA", "type": "transport", "at": "0302"}
     marines = {"id": "JA-m", "nation": "JA", "type": "marine_division", "at": "0302"}
-    s2 = to_step(ssa_game([jtp, marines, US]).new_state(seed=1), "player/initial-movement", "axis")
+    s2 = to_step(ssa_game([jtp, marines, US], extra='[options]\noptional_rules = ["SSA-22.2"]\n').new_state(seed=1),
+                 "player/initial-movement", "axis")  # marines are special units (22.G)
     s2.apply({"kind": "embark", "convoy": "JA-tp", "units": ["JA-m"]})
     s2.apply({"kind": "sail", "unit": "JA-tp", "to": "0305"})
     s2.apply({"kind": "amphibious_assault", "convoy": "JA-tp", "units": ["JA-m"]})

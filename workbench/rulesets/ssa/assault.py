@@ -32,6 +32,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.special_units import is_special
 from workbench.rulesets.ssa.stacking import land_room
 
 #: ``unit.props`` key: the hex a unit landed in by amphibious assault this player turn.
@@ -66,7 +67,7 @@ def defender_shift(state: State, attackers: list[Unit]) -> tuple[int, str, str] 
     ``None`` when no attacker landed this turn or a marine takes part."""
     if not any(landed_at(u) for u in attackers):
         return None
-    if any(values.value(state, u, "marine", False) for u in attackers):
+    if any(is_special(state, u, "SSA-22.2") for u in attackers):  # only with rule 22.2 in use (22.G)
         return None
     shift = state.ruleset.tables["crt"]["shifts"]["amphibious_assault"]
     return (int(shift["columns"]), "amphibious assault (no marines)", str(shift["rule"]))

@@ -23,7 +23,15 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import assault, chemical, leaders, morale, values, weather
+from workbench.rulesets.ssa import (
+    assault,
+    chemical,
+    leaders,
+    morale,
+    mountain_troops,
+    values,
+    weather,
+)
 from workbench.rulesets.ssa.casualties import naval_strength
 from workbench.rulesets.ssa.losses import eliminate, reduce
 from workbench.rulesets.ssa.movement import other
@@ -122,7 +130,9 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
     if landing is not None:  # G-09, SSA-22.2
         shifts.append(landing)
     shifts += leaders.land_combat_shifts(state, side, att_units, list(targets))  # SSA-24.8-A, G
-    wshift = weather.combat_shift(state, list(targets))  # SSA-26.3-F/S in the defender's hex (26.5)
+    shifts += mountain_troops.combat_shifts(state, att_units, dfn_units, list(targets))  # SSA-22.3c-d
+    # SSA-26.3-F/S in the defender's hex (26.5); SSA-22.3e: mountain troops alone ignore Freeze
+    wshift = weather.combat_shift(state, list(targets), mountain_troops.ignore_freeze(state, att_units))
     if wshift:
         shifts.append(wshift)
     if chemical_attack:  # SSA-28.3a, 28.4a

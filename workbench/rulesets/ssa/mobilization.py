@@ -472,7 +472,8 @@ def minor_may_replace(state: State, u: Unit, at: str | None = None) -> bool:
     Caribbean) takes replacements only while a city of its country is friendly and it traces a line
     of supply (from ``at``, default where it stands) to a friendly city in Canada, the US or Mexico
     (pro-Allied) or to the Europe / Far East box (pro-Axis); tables/mobilization.toml [minor_countries]."""
-    from workbench.rulesets.ssa.supply import _cost_to, _step_graph, axis_sources
+    from workbench.rulesets.ssa.mountain_troops import move_class
+    from workbench.rulesets.ssa.supply import _step_graph, axis_sources, cost_to
 
     m = mob(state)["minor_countries"]
     hm = state.map
@@ -488,7 +489,7 @@ def minor_may_replace(state: State, u: Unit, at: str | None = None) -> bool:
         points = [i for i in cities if codes[i] in m["trace_to_countries"]]
     else:
         points = [p.hex for jp in (False, True) for p in axis_sources(state, jp)]
-    dist, _ = _cost_to(_step_graph(state, u.side, values.is_mech(state, u), reverse=True), points)
+    dist, _ = cost_to(_step_graph(state, u.side, move_class(state, u), reverse=True), points)
     return bool(dist[hm.index(where)] <= values.mf(state, u))
 
 

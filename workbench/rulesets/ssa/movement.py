@@ -30,6 +30,7 @@ from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.control import AXIS, SIDE_CODE, control_array, pass_through
+from workbench.rulesets.ssa.mountain_troops import move_class
 from workbench.rulesets.ssa.special import frozen
 from workbench.rulesets.ssa.stacking import land_room
 from workbench.rulesets.ssa.terrain import hexside_steps, land_water, terrain_arrays
@@ -190,7 +191,7 @@ class SSAMovement(MovementRules):
         mech = values.is_mech(state, unit)
         ezoc = land_zoc(state, other(unit.side))
         bombed = state.arrays.get("bombed")
-        base = ta.enter_mech if mech else ta.enter_foot
+        base = ta.enter_mech if mech else ta.enter_mountain if move_class(state, unit) == "mountain" else ta.enter_foot
         river = ta.river_mech if mech else ta.river_foot
         blocked = blocked_for(state, unit)
         away = away_from_home(state, unit)
@@ -227,7 +228,7 @@ class SSAMovement(MovementRules):
 
     def step_graph(self, state: State, unit: Unit):  # noqa: ANN201
         """The step costs of :meth:`step_cost` for every hexside at once, cached per side and class."""
-        mech: bool | str = "leader" if values.is_leader(state, unit) else values.is_mech(state, unit)
+        mech = move_class(state, unit)  # SSA-24.1 leaders, SSA-22.3a mountain troops
         home = unit.nation if home_rule(state, unit) else None  # SSA-18.2a-18.4: bound units stay home
         free = ignores_neutrality(state, unit)  # SSA-18.11c
         return state.derived(("ssa.step_graph", unit.side, mech, home, free),

@@ -29,7 +29,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.ssa import adjudicate as adj
-from workbench.rulesets.ssa import leaders, values, weather
+from workbench.rulesets.ssa import leaders, mountain_troops, values, weather
 from workbench.rulesets.ssa.air import city_kinds
 from workbench.rulesets.ssa.losses import eliminate
 from workbench.rulesets.ssa.movement import SSAMovement, other
@@ -64,7 +64,9 @@ def odds(state: State, side: str, units: list[Unit], target: str) -> tuple[float
     if city_kinds(state)[hm.index(target)] == "industrial" and city.get("defender") not in ("*", None):
         shifts.append([-int(city["defender"]), "industrial city"])
     shifts += [[n, why] for n, why, _ in leaders.land_combat_shifts(state, side, units, [target])]  # SSA-24.8
-    wshift = weather.combat_shift(state, [target])  # SSA-26.3-F/S (overrun.toml other_shifts)
+    shifts += [[n, why] for n, why, _ in mountain_troops.combat_shifts(state, units, dfn, [target])]  # SSA-22.3c-d
+    # SSA-26.3-F/S (overrun.toml other_shifts); SSA-22.3e: mountain troops alone ignore Freeze
+    wshift = weather.combat_shift(state, [target], mountain_troops.ignore_freeze(state, units))
     if wshift:
         shifts.append([wshift[0], wshift[1]])
     column = base

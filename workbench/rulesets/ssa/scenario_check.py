@@ -24,7 +24,9 @@ from workbench.map import load_map
 from workbench.rulesets.ssa.deployment import UNPLACED, WHERE_KEYS
 
 #: The optional rules of the rulebook (SSA-21 to SSA-30), the names ``optional_rules`` may list.
-OPTIONAL_RULES = frozenset(f"SSA-{n}" for n in range(21, 31))
+#: Rules 21-30, and the parts of rule 22 a game may choose one by one (SSA-22.G: special_units.PARTS).
+OPTIONAL_RULES = frozenset({*(f"SSA-{n}" for n in range(21, 31)),
+                            *(f"SSA-22.{n}" for n in (1, 2, 3, 10, 11, 12, 13, 14))})
 #: Values of ``[control]`` (docs/rulings-ssa.md): a side, or a neutral / open / closed area.
 CONTROL_VALUES = ("axis", "allies", "neutral", "open", "closed")
 #: Regions ``where.region`` and ``[control_regions]`` may name (deployment.Geography).

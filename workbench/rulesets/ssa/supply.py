@@ -31,8 +31,9 @@ from scipy.sparse.csgraph import dijkstra
 from workbench.engine.search import multi_source_reach
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa import militia, values
 from workbench.rulesets.ssa.assault import in_supply as assault_in_supply
+from workbench.rulesets.ssa.mountain_troops import move_class
 from workbench.rulesets.ssa.movement import MECH_PHASE, MOVEMENT_MARK, blocked_hexes, other
 from workbench.rulesets.ssa.occupation import city_hexes, controls_city
 from workbench.rulesets.ssa.terrain import hexside_steps, land_water
@@ -50,7 +51,7 @@ class SupplyPoint:
     root: int  # index of the source this point finally traces to
 
 
-def _step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> csr_matrix:
+def _step_graph(state: State, side: str, mech: bool | str, reverse: bool = False) -> csr_matrix:
     """Directed graph of allowed supply steps x→y weighted by their MF cost, or with
     ``reverse`` the same steps y→x (to trace from points back to units).  Memoised per
     position: air bases and supply both trace on it; callers must not modify it."""
@@ -63,7 +64,7 @@ def _step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> c
                          lambda: _make_step_graph(state, side, mech, reverse), *deps)
 
 
-def _make_step_graph(state: State, side: str, mech: bool, reverse: bool = False) -> csr_matrix:
+def _make_step_graph(state: State, side: str, mech: bool | str, reverse: bool = False) -> csr_matrix:
     hm = state.map
     friendly = np.zeros(hm.size, dtype=bool)
     for u in state.units_by_id.values():
@@ -80,7 +81,26 @@ def _make_step_graph(state: State, side: str, mech: bool, reverse: bool = False)
     return csr_matrix((cost, cols, indptr), shape=(hm.size, hm.size))
 
 
-def _cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.ndarray]:
+class _Graphs(dict):
+    """The reversed supply step graphs of one side, built on first use for each terrain-cost class
+    (mechanized, foot, and mountain troops with SSA-22.3a in use)."""
+
+    def __init__(self, state: State, side: str) -> None:
+        super().__init__()
+        self.state, self.side = state, side
+
+    def __missing__(self, cls: bool | str) -> csr_matrix:
+        graph = self[cls] = _step_graph(self.state, self.side, cls, reverse=True)
+        return graph
+
+
+def _classes(state: State, units: list[Unit]) -> list[bool | str]:
+    """The terrain-cost classes among ``units``, in a fixed order (foot, mechanized, mountain)."""
+    seen = {move_class(state, u) for u in units}
+    return [c for c in (False, True, "mountain") if c in seen]
+
+
+def cost_to(graph_t: csr_matrix, points: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Least cost from every hex to the nearest point, and which point that is."""
     n = graph_t.shape[0]
     if not points:
@@ -263,7 +283,7 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
     else:
         groups = [(axis_sources(state, jp), [u for u in on_map if (u.nation in JAPANESE) == jp])
                   for jp in (False, True)]
-    graphs = {mech: _step_graph(state, side, mech, reverse=True) for mech in (False, True)}
+    graphs = _Graphs(state, side)
     boxed = [u for u in state.units_by_id.values() if u.side == side and values.is_land(state, u)
              and not out.get(u.id, True) and not u.location.isdigit()]
     for k, (sources, units) in enumerate(groups):
@@ -274,6 +294,11 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
     for u in on_map:  # SSA-10.1g: units making an amphibious assault (G-09)
         if not out[u.id] and assault_in_supply(state, u):
             out[u.id] = True
+    militia_units = [u for u in on_map if militia.is_militia(state, u)]
+    if militia_units:  # SSA-22.10: militia are supplied by friendly towns within their MF, and only so
+        towns = militia.towns(state, side)
+        for u in militia_units:
+            out[u.id] = militia.supplied(state, u, graphs[move_class(state, u)], towns)
     del hm
     return out
 
@@ -284,16 +309,16 @@ def can_trace_from(state: State, unit: Unit, label: str) -> bool:
     (gap G-10), which compare the hexes a unit may retreat into."""
     side = unit.side
     jp = unit.nation in JAPANESE
-    mech = values.is_mech(state, unit)
+    mech = move_class(state, unit)
 
     def field() -> np.ndarray:
-        graphs = {m: _step_graph(state, side, m, reverse=True) for m in (False, True)}
+        graphs = _Graphs(state, side)
         sources = allied_sources(state) if side == "allies" else axis_sources(state, jp)
         logistics = [u for u in state.units_by_id.values() if u.side == side and u.location.isdigit()
                      and values.is_land(state, u) and _is_logistic(state, u)
                      and (side == "allies" or (u.nation in JAPANESE) == jp)]
         points = _chain(state, graphs, sources, logistics)
-        return _cost_to(graphs[mech], [p.hex for p in points])[0]
+        return cost_to(graphs[mech], [p.hex for p in points])[0]
 
     deps = [repr(state.markers.get("city_control")), repr(state.markers.get("box_control")),
             weather_signature(state)]
@@ -329,7 +354,7 @@ def _is_logistic(state: State, unit: Unit) -> bool:
     return bool(values.value(state, unit, "logistic", False))
 
 
-def _chain(state: State, graphs: dict[bool, csr_matrix], sources: list[SupplyPoint],
+def _chain(state: State, graphs: _Graphs, sources: list[SupplyPoint],
            logistics: list[Unit]) -> list[SupplyPoint]:
     """SSA-10.1b: logistic units join the network when they reach it within their own MF."""
     hm = state.map
@@ -338,11 +363,11 @@ def _chain(state: State, graphs: dict[bool, csr_matrix], sources: list[SupplyPoi
     changed = True
     while changed and pending:
         changed = False
-        for mech in (False, True):
-            group = [u for u in pending if values.is_mech(state, u) == mech]
+        for mech in _classes(state, pending):
+            group = [u for u in pending if move_class(state, u) == mech]
             if not group:
                 continue
-            dist, nearest = _cost_to(graphs[mech], [p.hex for p in points])
+            dist, nearest = cost_to(graphs[mech], [p.hex for p in points])
             by_hex = {p.hex: p for p in points}
             for u in group:
                 i = hm.index(u.location)
@@ -354,16 +379,16 @@ def _chain(state: State, graphs: dict[bool, csr_matrix], sources: list[SupplyPoi
     return points
 
 
-def _assign(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoint],
+def _assign(state: State, graphs: _Graphs, points: list[SupplyPoint],
             sources: list[SupplyPoint], units: list[Unit], out: dict[str, bool]) -> None:
     """Each unit in reach of a point is supplied, within its root source's capacity."""
     hm = state.map
     left = {s.root: s.capacity for s in sources}
-    for mech in (False, True):
-        group = sorted((u for u in units if values.is_mech(state, u) == mech), key=lambda u: u.id)
+    for mech in _classes(state, units):
+        group = sorted((u for u in units if move_class(state, u) == mech), key=lambda u: u.id)
         if not group or not points:
             continue
-        dist, nearest = _cost_to(graphs[mech], [p.hex for p in points])
+        dist, nearest = cost_to(graphs[mech], [p.hex for p in points])
         by_hex = {p.hex: p for p in points}
         for u in group:
             i = hm.index(u.location)
@@ -376,7 +401,7 @@ def _assign(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoi
                 out[u.id] = True
 
 
-def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[SupplyPoint],
+def _box_land_lines(state: State, graphs: _Graphs, points: list[SupplyPoint],
                     units: list[Unit], out: dict[str, bool]) -> None:
     """SSA-15.6b: a unit in a box with a land link (Latin America, SSA-15.5e) is supplied if it
     can trace a land supply line onto the map and back to a friendly supply point.  Stepping onto
@@ -396,7 +421,7 @@ def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[S
         | land_water(state)
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object) \
         if "country" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
-    dist = {mech: _cost_to(graphs[mech], [p.hex for p in points])[0] for mech in (False, True)}
+    dist = {mech: cost_to(graphs[mech], [p.hex for p in points])[0] for mech in _classes(state, units)}
     for u in units:
         link = boxes.get(u.location, {}).get("land_link")
         if not isinstance(link, dict):
@@ -405,7 +430,7 @@ def _box_land_lines(state: State, graphs: dict[bool, csr_matrix], points: list[S
         if not entry.any():
             continue
         left = values.mf(state, u) - link_cost(values.mf(state, u), link)
-        if float(dist[values.is_mech(state, u)][entry].min()) <= left:
+        if float(dist[move_class(state, u)][entry].min()) <= left:
             out[u.id] = True
 
 

@@ -20,6 +20,7 @@ TRANSPORT = "transport"
 class TerrainArrays:
     enter_mech: np.ndarray  # float[N]: MF to enter; inf = prohibited
     enter_foot: np.ndarray
+    enter_mountain: np.ndarray  # foot costs with the TEC's ``mountain_unit_cost`` (SSA-22.3a)
     river: np.ndarray  # bool[N, 6]
     transport: np.ndarray  # bool[N, 6]: a transportation line crosses the hexside
     all_sea_side: np.ndarray  # bool[N, 6]
@@ -39,18 +40,19 @@ def _terrain_arrays(state: State) -> TerrainArrays:
     tec = tables["terrain"]["terrain"]
     names = hm.hexes["terrain"].to_list()
 
-    def cost(kind: str) -> np.ndarray:
+    def cost(kind: str, fallback: str | None = None) -> np.ndarray:
         out = np.empty(hm.size, dtype=float)
         for t in set(names):
             row = tec.get(t)
-            v = "P" if row is None else row[kind]
+            v = "P" if row is None else row.get(kind, row.get(fallback or kind))
             out[np.array([n == t for n in names])] = np.inf if v == "P" else float(v)
         return out
 
     transport = hm.side_mask(TRANSPORT)
     river = hm.side_mask("river") | hm.side_mask("canal")
     arrays = TerrainArrays(
-        enter_mech=cost("mech"), enter_foot=cost("nonmech"), river=river, transport=transport,
+        enter_mech=cost("mech"), enter_foot=cost("nonmech"),
+        enter_mountain=cost("mountain_unit_cost", "nonmech"), river=river, transport=transport,
         all_sea_side=hm.side_mask("all-sea"), on_line=transport.any(axis=1),
         river_mech=float(tables["terrain"]["hexsides"]["river"]["mech"]),
         river_foot=float(tables["terrain"]["hexsides"]["river"]["nonmech"]),
@@ -66,7 +68,8 @@ def hexside_steps(state: State, mech: bool | str, bombed: np.ndarray | None,
     then column: the canonical CSR order, so a position's step graph (supply, movement) is these
     arrays masked by its closed hexes plus its ZOC costs, with no COO conversion or transpose.
     The cost is the terrain's (roads at their cost unless bombed, rivers added) plus the weather's
-    (SSA-26.3, 26.4); ``mech`` is True, False or ``"leader"`` (1 MF a land hex, SSA-24.1);
+    (SSA-26.3, 26.4); ``mech`` is True, False, ``"leader"`` (1 MF a land hex, SSA-24.1) or
+    ``"mountain"`` (foot costs, 2 MF in mountains, icecap and tundra, SSA-22.3a);
     ``reverse`` gives the steps y→x.  Kept per game for each weather while nothing is bombed."""
     from workbench.rulesets.ssa.weather import signature
 
@@ -104,6 +107,8 @@ def _hexside_steps(state: State, mech: bool | str, bombed: np.ndarray | None,
     if mech == "leader":  # SSA-24.1: any land terrain at 1 MF a hex
         base = np.where(np.isfinite(ta.enter_mech) | np.isfinite(ta.enter_foot), 1.0, np.inf)
         river = 0.0
+    elif mech == "mountain":  # SSA-22.3a
+        base, river = ta.enter_mountain, ta.river_foot
     else:
         base = ta.enter_mech if mech else ta.enter_foot
         river = ta.river_mech if mech else ta.river_foot

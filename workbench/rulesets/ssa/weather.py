@@ -170,15 +170,18 @@ def hex_costs(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 # -- combat (26.3-F/S, 26.5) -------------------------------------------------------------------
-def combat_shift(state: State, targets: list[str]) -> tuple[int, str, str] | None:
+def combat_shift(state: State, targets: list[str], ignore_freeze: bool = False) -> tuple[int, str, str] | None:
     """SSA-26.3-F, 26.3-S, 26.5: one column left in Freeze or Storms, read in the defender's hex;
-    defenders in several zones use the zone best for the defence."""
+    defenders in several zones use the zone best for the defence.  ``ignore_freeze``: mountain
+    troops attacking alone are not affected by Freeze (SSA-22.3e)."""
     if current(state) is None:
         return None
     shifts = state.ruleset.tables["crt"]["shifts"]
     best: tuple[int, str, str] | None = None
     for t in targets:
         code = code_at(state, t)
+        if code == "F" and ignore_freeze:
+            continue
         spec = {"F": shifts["weather_freeze"], "S": shifts["weather_storms"]}.get(code)
         if spec is None:
             continue

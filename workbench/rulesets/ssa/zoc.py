@@ -12,6 +12,7 @@ import numpy as np
 
 from workbench.engine.state import State
 from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.mountain_troops import move_class
 from workbench.rulesets.ssa.terrain import terrain_arrays
 
 
@@ -40,9 +41,12 @@ def _land_zoc(state: State, side: str) -> np.ndarray:
     # all six hexsides of every unit at once (vectorised: recomputed after every move)
     i = np.array([hm.index(u.location) for u in units], dtype=np.int64)
     mech = np.array([values.is_mech(state, u) for u in units], dtype=bool)[:, None]
+    # SSA-22.3b: a mountain unit's ZOC extends through mountain hexes (it enters them at 2 MF)
+    mountain = np.array([move_class(state, u) == "mountain" for u in units], dtype=bool)[:, None]
     j = hm.neighbors[i]
     jj = np.maximum(j, 0)
-    enterable = np.where(mech, np.isfinite(ta.enter_mech[jj]), np.isfinite(ta.enter_foot[jj]))
+    enterable = np.where(mech, np.isfinite(ta.enter_mech[jj]),
+                         np.where(mountain, np.isfinite(ta.enter_mountain[jj]), np.isfinite(ta.enter_foot[jj])))
     hit = (j >= 0) & ~ta.all_sea_side[i] & (enterable | (ta.transport[i] & ~hm.is_water[jj]))
     out[j[hit]] = True
     return out

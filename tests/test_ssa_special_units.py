@@ -1,0 +1,163 @@
+"""SS Amerika special units (optional rule SSA-22) on the test map: mountain troops (22.3),
+marines (22.2), militia (22.10) and the 22.G switch.
+
+The test map has mountains at 1002, 1003 and 1006 (1006 on the east-west transportation
+line of row 06), rough at 0903-0904, industrial cities at 0306 and 0806 and a non-industrial
+city (Border Town) at 1306.  Infantry pays 4 MF for a mountain hex; a mountain hex gives the
+defender 3 columns (TEC).  A German mountain division is 8-5, a U.S. infantry division 7-5.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ssa_kit import NO_SUPPLY_MOVEMENT_PENALTY, build_ssa_testmap, built_map_dir
+from test_ssa_movement import moved, to_step
+from test_ssa_surprise_weather import set_weather, weather_map, wgame  # noqa: F401 - fixtures
+
+from workbench.map import HexMap
+from workbench.rulesets.ssa.combat import assess
+from workbench.rulesets.ssa.supply import supply_status
+from workbench.rulesets.ssa.zoc import land_zoc
+
+MTN = {"id": "GE-mtn", "nation": "GE", "type": "mountain_division", "at": "0903"}
+INF = {"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "0904"}
+US = {"id": "US-inf", "nation": "US", "type": "infantry_division", "at": "1003"}
+
+
+def rules(*names: str) -> str:
+    return "[options]\noptional_rules = [" + ", ".join(f'"{n}"' for n in names) + "]\n"
+
+
+@pytest.fixture(scope="module")
+def arctic_map(tmp_path_factory) -> str:
+    """The test map with tundra at 0902 and icecap at 0805."""
+
+    def build(path):  # noqa: ANN001, ANN202
+        hm = build_ssa_testmap(path)
+        terrain = hm.hexes["terrain"].to_list()
+        for label, t in (("0902", "tundra"), ("0805", "icecap")):
+            terrain[hm.index(label)] = t
+        import polars as pl
+
+        out = HexMap("ssa-arctic", hm.grid, hm.hexes.with_columns(pl.Series("terrain", terrain)),
+                     hm.sides, hm.places, hm.meta)
+        out.save(path)
+
+    return built_map_dir(tmp_path_factory, "ssa-arctic", build)
+
+
+def mover(ssa_game, units, *on: str):
+    s = ssa_game(units, extra=NO_SUPPLY_MOVEMENT_PENALTY + (rules(*on) if on else "")).new_state(seed=1)
+    return to_step(s, "player/initial-movement", "axis")
+
+
+# -- 22.3 mountain troops --------------------------------------------------------------------------
+def test_ssa_22_3a_mountain_troops_pay_two_for_a_mountain_hex(ssa_game):
+    s = mover(ssa_game, [MTN, {**INF, "at": "0902"}], "SSA-22.3")
+    assert moved(s, "GE-mtn", ["1003"]) == 2
+    assert moved(s, "GE-inf", ["1002"]) == 4  # infantry still pays the TEC's 4
+
+
+def test_ssa_22_G_without_the_rule_a_mountain_division_is_infantry(ssa_game):
+    s = mover(ssa_game, [MTN])
+    assert moved(s, "GE-mtn", ["1003"]) == 4
+    s = mover(ssa_game, [MTN], "SSA-22")  # the whole of rule 22 includes 22.3
+    assert moved(s, "GE-mtn", ["1003"]) == 2
+
+
+def test_ssa_22_3a_mountain_troops_pay_two_for_tundra_and_icecap(tmp_path, arctic_map):
+    from ssa_kit import scenario_text
+
+    from workbench.engine import load_scenario
+
+    path = tmp_path / "arctic.toml"
+    path.write_text(scenario_text(arctic_map, [{**MTN, "at": "0903"}, {**INF, "at": "0804"}],
+                                  extra=NO_SUPPLY_MOVEMENT_PENALTY + rules("SSA-22.3")))
+    s = to_step(load_scenario(path).new_state(seed=1), "player/initial-movement", "axis")
+    assert moved(s, "GE-mtn", ["0902"]) == 2  # tundra: 3 for other foot units (TEC, authored G-02)
+    assert moved(s, "GE-mtn", ["0802"]) == 3  # then clear, 1
+    assert moved(s, "GE-inf", ["0805"]) == 4  # icecap costs infantry 4
+    s = to_step(load_scenario(path).new_state(seed=1), "player/initial-movement", "axis")
+    s.apply({"kind": "move", "unit": "GE-mtn", "path": ["0904", "0905", "0805"]})  # rough 2, clear 1, icecap 2
+    assert s.unit("GE-mtn").props["mf_spent"] == 5
+
+
+def test_ssa_22_3b_mountain_troops_zoc_reaches_into_mountains(ssa_game):
+    pz = {"id": "GE-pz", "nation": "GE", "type": "armor_division", "at": "0902"}
+    s = mover(ssa_game, [MTN, pz], "SSA-22.3")
+    zoc = land_zoc(s, "axis")
+    assert zoc[s.map.index("1003")]  # only the mountain division reaches 1003
+    s = mover(ssa_game, [pz], "SSA-22.3")
+    assert not land_zoc(s, "axis")[s.map.index("1002")]  # a mechanized ZOC stops at mountains (8.6)
+
+
+def test_ssa_22_3c_mountain_troops_defending_in_mountains_get_one_more_column(ssa_game):
+    us = {**US, "at": "0904"}
+    ge = {**MTN, "at": "1003"}
+    s = to_step(ssa_game([ge, us], extra=rules("SSA-22.3")).new_state(seed=1), "player/combat/land", "allies")
+    a = assess(s, "allies", ["US-inf"], ["1003"])
+    assert [(n, r) for n, _, r in a.shifts] == [(-3, "SSA-11.8, TEC"), (-1, "SSA-22.3c")]
+    off = to_step(ssa_game([ge, us]).new_state(seed=1), "player/combat/land", "allies")
+    assert [(n, r) for n, _, r in assess(off, "allies", ["US-inf"], ["1003"]).shifts] == [(-3, "SSA-11.8, TEC")]
+
+
+def test_ssa_22_3d_a_mountain_unit_in_the_attack_on_a_mountain_hex_gives_one_column(ssa_game):
+    s = to_step(ssa_game([MTN, INF, US], extra=rules("SSA-22.3")).new_state(seed=1),
+                "player/combat/land", "axis")
+    s.markers["air_supplied"] = {"0903": {"side": "axis"}, "0904": {"side": "axis"}}  # SSA-10.1h
+    a = assess(s, "axis", ["GE-mtn", "GE-inf"], ["1003"])  # 16:7 -> 2-1, mountains -3, mountain troops +1
+    assert (a.attack, a.defense, a.base_column, a.column) == (16, 7, "2-1", "1-2")
+    assert [(n, r) for n, _, r in a.shifts] == [(-3, "SSA-11.8, TEC"), (1, "SSA-22.3d")]
+    plain = assess(s, "axis", ["GE-inf"], ["1003"])
+    assert [r for _, _, r in plain.shifts] == ["SSA-11.8, TEC"]
+
+
+def test_ssa_22_3e_mountain_troops_alone_ignore_freeze(wgame):  # noqa: F811
+    units = [MTN, INF, US]  # 1003 lies in Zone I
+    g = wgame(units, rules='"SSA-26", "SSA-22.3"')
+    s = to_step(g.new_state(seed=1), "player/combat/land", "axis")
+    set_weather(s, I="F")
+    alone = assess(s, "axis", ["GE-mtn"], ["1003"])
+    assert "SSA-26.3" not in [r for _, _, r in alone.shifts]
+    both = assess(s, "axis", ["GE-mtn", "GE-inf"], ["1003"])
+    assert (-1, "SSA-26.3") in [(n, r) for n, _, r in both.shifts]
+
+
+# -- 22.2 marines ----------------------------------------------------------------------------------
+TP = {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0302"}
+MARINE = {"id": "GE-mar", "nation": "GE", "type": "marine_division", "at": "0302"}
+GE_I = {"id": "GE-i0", "nation": "GE", "type": "infantry_division", "at": "0302"}
+
+
+@pytest.mark.parametrize("on,shift", [(True, []), (False, [(-1, "SSA-22.2")])])
+def test_ssa_22_2_marines_take_away_the_amphibious_defence_shift(ssa_game, on, shift):
+    s = ssa_game([TP, MARINE, GE_I, {**US, "at": "0305"}],
+                 extra=rules("SSA-22.2") if on else "").new_state(seed=1)
+    s = to_step(s, "player/initial-movement", "axis")
+    s.apply({"kind": "embark", "convoy": "GE-tp", "units": ["GE-mar", "GE-i0"]})
+    s.apply({"kind": "sail", "unit": "GE-tp", "to": "0305"})
+    s.apply({"kind": "amphibious_assault", "convoy": "GE-tp", "units": ["GE-mar", "GE-i0"]})
+    s = to_step(s, "player/combat/land", "axis")
+    a = assess(s, "axis", ["GE-mar", "GE-i0"], ["0305"])
+    assert [(n, r) for n, _, r in a.shifts] == shift
+
+
+# -- 22.10 militia ---------------------------------------------------------------------------------
+MILITIA = {"id": "US-mil", "nation": "US", "type": "militia_division", "at": "0406"}
+
+
+def test_ssa_22_10_militia_draw_supply_only_from_a_friendly_town_within_their_mf(ssa_game):
+    near_town = {**MILITIA, "id": "US-mil2", "at": "0906"}  # 4 road hexes (2 MF) from Border Town
+    inf = {**US, "at": "0407"}
+    s = ssa_game([MILITIA, near_town, inf], extra=rules("SSA-22.10")).new_state(seed=1)
+    ok = supply_status(s, "allies")
+    assert ok["US-inf"] and not ok["US-mil"]  # next to Port City, an industrial city: not for militia
+    assert ok["US-mil2"]
+    s = ssa_game([MILITIA, near_town, inf]).new_state(seed=1)  # rule off: militia are infantry
+    assert supply_status(s, "allies")["US-mil"]
+
+
+def test_ssa_22_10_a_town_beyond_the_militia_mf_does_not_supply(ssa_game):
+    far = {**MILITIA, "at": "0910"}  # 4 MF militia; Border Town is 5+ clear hexes away
+    s = ssa_game([far], extra=rules("SSA-22.10")).new_state(seed=1)
+    assert not supply_status(s, "allies")["US-mil"]
