@@ -161,3 +161,54 @@ def test_ssa_22_10_a_town_beyond_the_militia_mf_does_not_supply(ssa_game):
     far = {**MILITIA, "at": "0910"}  # 4 MF militia; Border Town is 5+ clear hexes away
     s = ssa_game([far], extra=rules("SSA-22.10")).new_state(seed=1)
     assert not supply_status(s, "allies")["US-mil"]
+
+
+# -- 22.11 European volunteers, 22.12 Italians -------------------------------------------------------
+def mobilizing(ssa_game, morale: int, *on: str, units=()):
+    """A game whose Axis morale track stands at ``morale``, stopped in the Spend step of turn 1."""
+    extra = f'[tracks]\n"axis.morale" = {morale}\n"allies.morale" = 50\n"GE.mp.industrial" = 0\n' \
+        + (rules(*on) if on else "")
+    g = ssa_game([{**US, "at": "0806"}, *units], extra=extra, axis_nations=("GE", "IT", "EV", "JA"))
+    return to_step(g.new_state(seed=1), "mobilization/spend", "axis")
+
+
+def arrivals(state, nation: str) -> list[str]:
+    return sorted(u.id for u in state.units_by_id.values() if u.nation == nation and u.location == "Europe")
+
+
+def test_ssa_22_11_high_axis_morale_gives_one_free_volunteer_division_a_mobilization(ssa_game):
+    s = mobilizing(ssa_game, 67, "SSA-22.11")  # 67: the bottom of High (21.2)
+    assert arrivals(s, "EV") == ["EV-european_volunteer_division-f1"]
+    ev = s.unit("EV-european_volunteer_division-f1")
+    assert (ev.type, ev.side) == ("european_volunteer_division", "axis")
+    assert s.tracks["GE.mp.industrial"] == mobilizing(ssa_game, 67).tracks["GE.mp.industrial"]  # no MP paid
+    assert arrivals(mobilizing(ssa_game, 66, "SSA-22.11"), "EV") == []  # Average morale: none
+    assert arrivals(mobilizing(ssa_game, 90), "EV") == []  # rule not in use
+
+
+def test_ssa_22_11_a_reduced_volunteer_division_pays_the_normal_replacement(ssa_game):
+    from workbench.rulesets.ssa.mobilization import cost_of
+
+    s = mobilizing(ssa_game, 50, "SSA-22.11")
+    assert cost_of(s, "european_volunteer_division", "EV", "replace") == cost_of(s, "infantry_division", "GE", "replace")
+
+
+def test_ssa_22_12a_high_axis_morale_brings_one_more_italian_unit(ssa_game):
+    s = mobilizing(ssa_game, 80, "SSA-22.12")
+    assert arrivals(s, "IT") == ["IT-infantry_division-f1"]
+    assert arrivals(mobilizing(ssa_game, 60, "SSA-22.12"), "IT") == []
+
+
+def test_ssa_22_12b_poor_axis_morale_removes_every_italian_unit_at_once(ssa_game):
+    from workbench.rulesets.ssa import morale
+
+    it = [{"id": "IT-inf", "nation": "IT", "type": "infantry_division", "at": "0404"},
+          {"id": "IT-2", "nation": "IT", "type": "infantry_division", "at": "Europe"}]
+    s = mobilizing(ssa_game, 40, "SSA-21", "SSA-22.12", units=it)
+    assert s.unit("IT-inf").location == "0404"
+    morale.change(s, "axis", -7, "test", "a lost battle")  # 33: Poor
+    assert [s.unit(u).location for u in ("IT-inf", "IT-2")] == ["Force pool", "Force pool"]
+    w = s.events().filter(kind="withdrawn").row(0, named=True)
+    assert w["rule"] == "SSA-22.12b"
+    assert s.tracks["axis.morale"] == 33  # withdrawn, not eliminated: no morale loss for them
+    assert not s.events().filter(kind="eliminated").height

@@ -70,6 +70,10 @@ def change(state: State, side: str, delta: float, rule: str, why: str) -> float 
         from workbench.rulesets.ssa.victory import automatic_victory
 
         automatic_victory(state)
+    if side == "axis":
+        from workbench.rulesets.ssa.italians import withdraw_if_poor
+
+        withdraw_if_poor(state)  # SSA-22.12b: "immediately"
     return after
 
 

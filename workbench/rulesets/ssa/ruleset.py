@@ -10,8 +10,10 @@ from workbench.engine.state import State
 from workbench.rulesets.ssa import (
     air_naval,
     assault,
+    european_volunteers,
     force_categories,
     holding,
+    italians,
     leaders,
     mobilization,
     morale,
@@ -93,6 +95,9 @@ class SSARuleset(SSAFace, Ruleset):
         self.order_kinds.update(scorched_earth.ORDER_KINDS)  # SSA-29.3
         self.order_kinds.update(force_categories.ORDER_KINDS)  # SSA-SC.3
         self.procedures["start/weather"] = weather.roll_weather
+        # SSA-22.11, 22.12: free volunteers and Italians at High Axis morale; Italians leave at Poor
+        for proc in (european_volunteers.reinforce, italians.reinforce, italians.withdraw_at_mobilization):
+            self.procedures["mobilization/accrue"] = _then(self.procedures.get("mobilization/accrue"), proc)
         self.procedures["player/mechanized-movement"] = _then(self.procedures.get("player/mechanized-movement"),
                                                               leaders.mark_armor_stacks)  # SSA-24.8-A
         self.procedures["player/initial-movement:exit"] = _then(
