@@ -212,3 +212,126 @@ def test_ssa_22_12b_poor_axis_morale_removes_every_italian_unit_at_once(ssa_game
     assert w["rule"] == "SSA-22.12b"
     assert s.tracks["axis.morale"] == 33  # withdrawn, not eliminated: no morale loss for them
     assert not s.events().filter(kind="eliminated").height
+
+
+# -- 22.1 airborne -----------------------------------------------------------------------------------
+CARGO = {"id": "US-c47", "nation": "US", "type": "air_cargo", "at": "0306"}  # Port City: an airbase
+PARAS = [{"id": f"US-ab{k}", "nation": "US", "type": "airborne_infantry_division", "at": "0306"} for k in range(3)]
+ABN_PZ = {"id": "US-abpz", "nation": "US", "type": "airborne_panzer_division", "at": "0306"}
+GE_INF = {"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "0906"}
+
+
+def airbase(ssa_game, units, *on: str, side: str = "allies"):
+    s = ssa_game([CARGO, *units], extra=NO_SUPPLY_MOVEMENT_PENALTY + rules(*(on or ("SSA-22.1",))))
+    return to_step(s.new_state(seed=1), "player/initial-movement", side)
+
+
+def drop(units, to: str) -> dict:
+    return {"kind": "airborne_drop", "aircraft": "US-c47", "units": list(units), "to": to}
+
+
+def test_ssa_22_1a_one_transport_lifts_two_foot_divisions_or_one_mechanized(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    s = airbase(ssa_game, [*PARAS, ABN_PZ])
+    for units in (["US-ab0", "US-ab1", "US-ab2"], ["US-abpz", "US-ab0"]):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply(drop(units, "0606"))
+        assert exc.value.rule == "SSA-22.1a" and "two non-mechanized airborne divisions" in exc.value.why
+    assert drop(["US-abpz"], "0606") in s.legal_orders_of("airborne_drop")
+    s.apply(drop(["US-ab0", "US-ab1"], "0606"))
+    assert [s.unit(u).props.get("carried") for u in ("US-ab0", "US-ab1")] == ["US-c47", "US-c47"]
+
+
+def test_ssa_22_1a_only_airborne_units_that_begin_the_phase_at_the_transports_airbase(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    inf = {"id": "US-leg", "nation": "US", "type": "infantry_division", "at": "0306"}
+    s = airbase(ssa_game, [*PARAS[:2], inf, {**PARAS[2], "at": "0406"}])
+    for units, words in ((["US-leg"], "is not an airborne unit"), (["US-ab2"], "must begin the Initial Movement")):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply(drop(units, "0606"))
+        assert words in exc.value.why
+    s.apply({"kind": "move", "unit": "US-ab0", "path": ["0406", "0306"]})  # moved: no longer ready
+    with pytest.raises(IllegalOrder, match="must begin"):
+        s.apply(drop(["US-ab0"], "0606"))
+
+
+def test_ssa_22_1b_the_drop_lands_after_interception_and_the_transport_flies_home(ssa_game):
+    s = airbase(ssa_game, PARAS[:2])
+    s.apply(drop(["US-ab0", "US-ab1"], "0610"))
+    t = s.unit("US-c47")
+    assert (t.location, t.props["mission"], t.props["base"]) == ("0610", "airborne_lift", "0306")
+    s = to_step(s, "player/combat/land", "allies")
+    for u in ("US-ab0", "US-ab1"):
+        assert s.unit(u).location == "0610" and "carried" not in s.unit(u).props
+    assert s.events().filter(kind="airborne_landing").height == 1
+    s = to_step(s, "player/initial-movement", "axis")  # the Allied turn ended: the transport came home
+    assert s.unit("US-c47").location == "0306" and not s.unit("US-c47").props.get("flying")
+
+
+def test_ssa_22_1b_the_drop_hex_must_be_within_the_transports_range(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    g = ssa_game([CARGO, PARAS[0]], extra=NO_SUPPLY_MOVEMENT_PENALTY + '"units.types.air_cargo.range" = 3\n'
+                 + rules("SSA-22.1"))
+    s = to_step(g.new_state(seed=1), "player/initial-movement", "allies")
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply(drop(["US-ab0"], "0706"))  # 4 hexes east of Port City
+    assert exc.value.rule == "SSA-22.1b" and "range is 3" in exc.value.why
+    s.apply(drop(["US-ab0"], "0606"))  # 3 hexes
+
+
+def test_ssa_22_1c_a_transport_shot_down_takes_its_troops_and_a_turned_back_one_brings_them_home(ssa_game):
+    from workbench.rulesets.ssa.airborne import land_drops
+    from workbench.rulesets.ssa.losses import eliminate
+
+    s = airbase(ssa_game, PARAS[:2])
+    s.apply(drop(["US-ab0"], "0610"))
+    eliminate(s, s.unit("US-c47"), "SSA-6.5", " by interceptors")
+    assert s.unit("US-ab0").location == "Eliminated"
+    assert s.events().filter(kind="eliminated", rule="SSA-22.1c").height == 1
+    s = airbase(ssa_game, PARAS[:2])
+    s.apply(drop(["US-ab0"], "0610"))
+    s.unit("US-c47").props["mission"] = "aborted"  # what an interception result does (interception.py)
+    land_drops(s)
+    assert s.unit("US-ab0").location == "0306"
+
+
+def test_ssa_22_1d_no_drop_into_a_hex_the_unit_could_not_enter(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    s = airbase(ssa_game, [PARAS[0], ABN_PZ])
+    for units, to in ((["US-ab0"], "0205"), (["US-abpz"], "1002")):  # the sea; mountains off the road (mech)
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply(drop(units, to))
+        assert exc.value.rule == "SSA-22.1d"
+    s.apply(drop(["US-abpz"], "1006"))  # mountains on the transportation line: a mech unit may enter
+
+
+def test_ssa_22_1e_dropping_onto_enemy_units_is_an_assault_that_must_clear_the_hex(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    ge = [GE_INF, {**GE_INF, "id": "GE-inf2", "at": "0907"}]
+    s = airbase(ssa_game, [*PARAS[:2], *ge])
+    s.apply(drop(["US-ab0", "US-ab1"], "0906"))
+    s = to_step(s, "player/combat/land", "allies")
+    assert s.unit("US-ab0").location == "0906" and s.unit("US-ab0").props["assault_kind"] == "airborne"
+    a = assess(s, "allies", ["US-ab0", "US-ab1"], ["0906"])
+    assert (-1, "SSA-22.1e") in [(n, r) for n, _, r in a.shifts]
+    with pytest.raises(IllegalOrder) as exc:  # they may attack only the defenders of their own hex
+        s.apply({"kind": "attack", "attackers": ["US-ab0"], "targets": ["0907"]})
+    assert exc.value.rule == "SSA-22.1e"
+    s = to_step(s, "player/mechanized-movement", "allies")  # no attack: the hex is not cleared
+    assert [s.unit(u).location for u in ("US-ab0", "US-ab1")] == ["Eliminated", "Eliminated"]
+    assert s.events().filter(kind="eliminated", rule="SSA-22.1e").height == 2
+
+
+def test_ssa_22_G_no_airborne_drop_without_the_rule(ssa_game):
+    from workbench.engine import IllegalOrder
+
+    s = airbase(ssa_game, PARAS[:1], "SSA-22.3")
+    assert s.legal_orders_of("airborne_drop") == []
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply(drop(["US-ab0"], "0606"))
+    assert exc.value.rule == "SSA-22.G"

@@ -35,12 +35,24 @@ from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.special_units import is_special
 from workbench.rulesets.ssa.stacking import land_room
 
-#: ``unit.props`` key: the hex a unit landed in by amphibious assault this player turn.
+#: ``unit.props`` key: the hex a unit landed in by amphibious (or airborne) assault this player turn.
 LANDED = "assault_hex"
+#: ``unit.props`` key: ``"airborne"`` for an airborne assault (SSA-22.1e); absent: amphibious.
+KIND = "assault_kind"
 
 
-def settings(state: State) -> dict[str, Any]:
-    return state.ruleset.tables["assault"]["amphibious"]
+def settings(state: State, unit: Unit | None = None) -> dict[str, Any]:
+    """``tables/assault.toml``: the section of ``unit``'s kind of landing (amphibious by default)."""
+    kind = unit.props.get(KIND, "amphibious") if unit is not None else "amphibious"
+    return state.ruleset.tables["assault"][kind]
+
+
+def _rule(unit: Unit) -> str:
+    return "SSA-22.1e" if unit.props.get(KIND) == "airborne" else "SSA-7.7g"
+
+
+def _what(unit: Unit) -> str:
+    return "airborne assault" if unit.props.get(KIND) == "airborne" else "amphibious assault"
 
 
 def landed_at(unit: Unit) -> str | None:
@@ -61,16 +73,19 @@ def _enemy_here(state: State, side: str, label: str) -> tuple[list[Unit], list[U
     return land, fleets
 
 
-def defender_shift(state: State, attackers: list[Unit]) -> tuple[int, str, str] | None:
-    """SSA-22.2: the defender's column shift against an amphibious assault, unless a marine attacks.
-
-    ``None`` when no attacker landed this turn or a marine takes part."""
-    if not any(landed_at(u) for u in attackers):
-        return None
-    if any(is_special(state, u, "SSA-22.2") for u in attackers):  # only with rule 22.2 in use (22.G)
-        return None
-    shift = state.ruleset.tables["crt"]["shifts"]["amphibious_assault"]
-    return (int(shift["columns"]), "amphibious assault (no marines)", str(shift["rule"]))
+def defender_shifts(state: State, attackers: list[Unit]) -> list[tuple[int, str, str]]:
+    """The defender's column shifts against units that landed in its hex this turn: one against an
+    amphibious assault unless a marine attacks (SSA-22.2), one against an airborne assault (22.1e)."""
+    shifts = state.ruleset.tables["crt"]["shifts"]
+    out: list[tuple[int, str, str]] = []
+    if any(landed_at(u) and u.props.get(KIND) != "airborne" for u in attackers) \
+            and not any(is_special(state, u, "SSA-22.2") for u in attackers):  # marines only with 22.2 (22.G)
+        s = shifts["amphibious_assault"]
+        out.append((int(s["columns"]), "amphibious assault (no marines)", str(s["rule"])))
+    if any(landed_at(u) and u.props.get(KIND) == "airborne" for u in attackers):
+        s = shifts["airborne_assault_onto_enemy"]
+        out.append((int(s["columns"]), "airborne assault onto enemy units", str(s["rule"])))
+    return out
 
 
 class AmphibiousAssaultOrder(OrderKind):
@@ -150,13 +165,12 @@ def retreat_instead(state: State, unit_ids: list[str], rule: str) -> list[str]:
     Returns the units that retreat normally."""
     from workbench.rulesets.ssa.losses import eliminate
 
-    if not settings(state).get("retreat_means_elimination", True):
-        return list(unit_ids)
     rest = []
     for uid in unit_ids:
         u = state.unit(uid)
-        if landed_at(u) and u.location == landed_at(u):
-            eliminate(state, u, rule, " (amphibious assault: no retreat but into the sea)")
+        if landed_at(u) and u.location == landed_at(u) and settings(state, u).get("retreat_means_elimination", True):
+            eliminate(state, u, rule, " (amphibious assault: no retreat but into the sea)"
+                      if u.props.get(KIND) != "airborne" else " (airborne assault: the hex was not cleared)")
         else:
             rest.append(uid)
     return rest
@@ -174,19 +188,21 @@ def end_of_land_combat(state: State, side: str) -> None:
         at = landed_at(u)
         if u.side != side or at is None:
             continue
+        cfg, rule, what = settings(state, u), _rule(u), _what(u)
         u.flag(LANDED, None)
+        u.flag(KIND, None)
         if u.location != at:
             continue
         land, _ = _enemy_here(state, side, at)
-        if land and settings(state).get("eliminated_if_not_cleared", True):
-            eliminate(state, u, "SSA-7.7g", f" (amphibious assault at {at} did not clear the hex)")
+        if land and cfg.get("eliminated_if_not_cleared", True):
+            eliminate(state, u, rule, f" ({what} at {at} did not clear the hex)")
         elif not land:
             pass_through(state, u, [state.map.index(at)])
 
 
 def in_supply(state: State, unit: Unit) -> bool:
     """SSA-10.1g: a unit that landed by assault this player turn is in supply in its hex."""
-    return landed_at(unit) == unit.location and bool(settings(state).get("in_supply_during_combat", True))
+    return landed_at(unit) == unit.location and bool(settings(state, unit).get("in_supply_during_combat", True))
 
 
 def attack_refusal(state: State, attacker: Unit, target: str, adjacent: bool) -> Refusal | None:
@@ -195,17 +211,17 @@ def attack_refusal(state: State, attacker: Unit, target: str, adjacent: bool) ->
     A landed unit attacks only its own hex; others attack adjacent hexes as usual,
     and may join an attack on a landing hex unless the table forbids it."""
     at = landed_at(attacker)
-    cfg = settings(state)
+    cfg = settings(state, attacker)
     if at is not None and attacker.location == at:
         if target != at and cfg.get("attack_only_own_hex", True):
-            return Refusal("SSA-7.7g", f"{attacker.id} landed by assault at {at} and may attack only the defenders there")
+            return Refusal(_rule(attacker), f"{attacker.id} landed by {_what(attacker)} at {at} and may attack "
+                           "only the defenders there")
         if target == at:
             return None
     if not adjacent:
         return Refusal("SSA-11.1", f"{attacker.id} is not adjacent to {target}; every attacker must be adjacent "
                                    "to every hex it attacks")
-    if not cfg.get("adjacent_units_may_join", True) and any(
-            landed_at(u) == target and u.location == target and u.side == attacker.side
-            for u in state.units_by_id.values()):
+    if any(landed_at(u) == target and u.location == target and u.side == attacker.side
+           and not settings(state, u).get("adjacent_units_may_join", True) for u in state.units_by_id.values()):
         return Refusal("SSA-7.7g", f"only the units that landed at {target} attack it this turn (tables/assault.toml)")
     return None

@@ -126,9 +126,7 @@ def assess(state: State, side: str, attackers: list[str], targets: list[str],
                        "SSA-11.8, TEC"))
     if industrial:
         shifts.append((-city_cols, "industrial city", "TEC"))
-    landing = assault.defender_shift(state, att_units)
-    if landing is not None:  # G-09, SSA-22.2
-        shifts.append(landing)
+    shifts += assault.defender_shifts(state, att_units)  # G-09, SSA-22.2, SSA-22.1e
     shifts += leaders.land_combat_shifts(state, side, att_units, list(targets))  # SSA-24.8-A, G
     shifts += mountain_troops.combat_shifts(state, att_units, dfn_units, list(targets))  # SSA-22.3c-d
     # SSA-26.3-F/S in the defender's hex (26.5); SSA-22.3e: mountain troops alone ignore Freeze

@@ -29,10 +29,11 @@ def eliminate(state: State, unit: Unit, rule: str, why: str = "") -> None:
             unit.props.pop(k)
     state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why}",
                unit=unit.id, at=start)
-    from workbench.rulesets.ssa import leaders, morale
+    from workbench.rulesets.ssa import airborne, leaders, morale
 
     morale.note_elimination(state, unit, start)  # SSA-21 (authored): losses cost morale
     leaders.after_elimination(state, unit, start)  # SSA-24.4, 24.5
+    airborne.after_elimination(state, unit)  # SSA-22.1c
 
 
 def reduce(state: State, unit: Unit, rule: str) -> None:

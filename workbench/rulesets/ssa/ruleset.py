@@ -9,6 +9,7 @@ from workbench.engine.ruleset import Procedure, Ruleset
 from workbench.engine.state import State
 from workbench.rulesets.ssa import (
     air_naval,
+    airborne,
     assault,
     european_volunteers,
     force_categories,
@@ -95,6 +96,9 @@ class SSARuleset(SSAFace, Ruleset):
         self.order_kinds.update(scorched_earth.ORDER_KINDS)  # SSA-29.3
         self.order_kinds.update(force_categories.ORDER_KINDS)  # SSA-SC.3
         self.procedures["start/weather"] = weather.roll_weather
+        self.order_kinds["airborne_drop"] = airborne.AirborneDropOrder()  # SSA-22.1
+        self.procedures["player/interception:exit"] = _then(self.procedures.get("player/interception:exit"),
+                                                            airborne.land_drops)  # SSA-22.1b, e
         # SSA-22.11, 22.12: free volunteers and Italians at High Axis morale; Italians leave at Poor
         for proc in (european_volunteers.reinforce, italians.reinforce, italians.withdraw_at_mobilization):
             self.procedures["mobilization/accrue"] = _then(self.procedures.get("mobilization/accrue"), proc)

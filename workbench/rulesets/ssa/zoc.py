@@ -12,6 +12,7 @@ import numpy as np
 
 from workbench.engine.state import State
 from workbench.rulesets.ssa import values
+from workbench.rulesets.ssa.assault import settings as assault_settings
 from workbench.rulesets.ssa.mountain_troops import move_class
 from workbench.rulesets.ssa.terrain import terrain_arrays
 
@@ -23,7 +24,7 @@ def exerts_land_zoc(state: State, unit) -> bool:  # noqa: ANN001 - Unit
             and unit.location.isdigit() and not unit.props.get("underground")
             and not unit.props.get("carried")
             and not (unit.props.get("assault_hex") == unit.location
-                     and not state.ruleset.tables["assault"]["amphibious"].get("zoc_before_cleared", False)))
+                     and not assault_settings(state, unit).get("zoc_before_cleared", False)))
 
 
 def land_zoc(state: State, side: str) -> np.ndarray:
