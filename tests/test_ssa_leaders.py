@@ -215,7 +215,7 @@ def test_ssa_24_8_B_bomber_leader_rides_the_bomber_and_shifts_strategic_bombing(
     s = ssa_game(units, extra=RULE_24).new_state(seed=1)
     s.markers["city_control"]["1306"] = "axis"
     s = to_step(s, "player/initial-movement", "allies")
-    with pytest.raises(IllegalOrder, match="SSA-24.8"):
+    with pytest.raises(IllegalOrder, match="SSA-24.5"):
         s.apply({"kind": "fly", "unit": "US-sb", "to": "1306", "mission": "bomb", "leader": "GE-x"})
     s.apply({"kind": "fly", "unit": "US-sb", "to": "1306", "mission": "bomb", "leader": "US-ldr"})
     assert s.unit("US-ldr").location == "1306" and s.unit("US-ldr").props["riding"] == "US-sb"
@@ -228,14 +228,36 @@ def test_ssa_24_8_B_bomber_leader_rides_the_bomber_and_shifts_strategic_bombing(
     assert s.unit("US-sb").location == "Eliminated" and s.unit("US-ldr").location == "Eliminated"
 
 
-def test_ssa_24_8_F_fighter_leader_only_with_fighters(ssa_game):
+def test_ssa_24_8_F_fighter_leader_helps_only_fighters_though_a_bomber_may_carry_it(ssa_game):
     units = [{"id": "US-sb", "nation": "US", "type": "strategic_bomber", "at": "0306"},
              ldr("US-ldr", "US", "0306", "F")]
     s = ssa_game(units, extra=RULE_24).new_state(seed=1)
     s.markers["city_control"]["1306"] = "axis"
     s = to_step(s, "player/initial-movement", "allies")
-    with pytest.raises(IllegalOrder, match="may accompany only fighters"):
-        s.apply({"kind": "fly", "unit": "US-sb", "to": "1306", "mission": "bomb", "leader": "US-ldr"})
+    s.apply({"kind": "fly", "unit": "US-sb", "to": "1306", "mission": "bomb", "leader": "US-ldr"})  # 24.5
+    sb = s.unit("US-sb")
+    assert s.unit("US-ldr").props["riding"] == "US-sb"
+    assert leaders.air_shift(s, [sb], "F") == 0 and leaders.air_shift(s, [sb], "B") == 0
+
+
+def test_ssa_24_5_any_air_unit_carries_a_leader_even_on_a_transfer(ssa_game):
+    units = [{"id": "US-c47", "nation": "US", "type": "air_cargo", "at": "0306"}, ldr("US-ldr", "US", "0306", "G")]
+    s = to_step(ssa_game(units).new_state(seed=1), "player/initial-movement", "allies")
+    s.apply({"kind": "fly", "unit": "US-c47", "to": "0806", "mission": "transfer", "leader": "US-ldr"})
+    assert s.unit("US-ldr").location == "0806" and "riding" not in s.unit("US-ldr").props
+
+
+def test_ssa_24_5_a_leader_boards_any_naval_unit_and_sinks_with_it(at_step):
+    bf = {"id": "GE-bf", "nation": "GE", "type": "battle_fleet", "at": "0306"}
+    s = at_step([ldr("GE-ldr", "GE", "0306"), bf, {**GE[0], "at": "0306"}], "player/initial-movement", "axis")
+    assert {"kind": "embark", "convoy": "GE-bf", "units": ["GE-ldr"]} in s.legal_orders_of("embark")
+    with pytest.raises(IllegalOrder, match="only leaders may board other naval units"):
+        s.apply({"kind": "embark", "convoy": "GE-bf", "units": [GE[0]["id"]]})
+    s.apply({"kind": "embark", "convoy": "GE-bf", "units": ["GE-ldr"]})
+    s.apply({"kind": "sail", "unit": "GE-bf", "to": "0302"})
+    assert s.unit("GE-ldr").location == "0302"
+    eliminate(s, s.unit("GE-bf"), "SSA-13.8")
+    assert s.unit("GE-ldr").location == "Eliminated" and eliminated_by(s, "GE-ldr") == "SSA-24.5"
 
 
 def test_ssa_24_8_F_fighter_leader_shifts_its_fighter_combat(ssa_game):
@@ -246,3 +268,21 @@ def test_ssa_24_8_F_fighter_leader_shifts_its_fighter_combat(ssa_game):
     assert leaders.air_shift(s, [f], "F") == 1 and leaders.air_shift(s, [f], "B") == 0
     eliminate(s, f, "SSA-6.4")  # shot down: the leader with it
     assert s.unit("US-ldr").location == "Eliminated" and eliminated_by(s, "US-ldr") == "SSA-24.5"
+
+
+def test_ssa_24_8_F_fighter_leader_goes_up_with_interceptors(ssa_game):
+    """24.8-F: "if it begins the movement or interception phase in the same hex"."""
+    units = [{"id": "US-f", "nation": "US", "type": "standard_fighter", "at": "0806"}, ldr("US-ldr", "US", "0806", "F"),
+             {"id": "GE-tb", "nation": "GE", "type": "tactical_bomber", "at": "0306"},
+             {"id": "GE-tp", "nation": "GE", "type": "transport", "at": "0306"},
+             {"id": "US-x", "nation": "US", "type": "infantry_division", "at": "0506"}]
+    s = ssa_game(units, extra=RULE_24).new_state(seed=1)
+    s.markers["city_control"]["0306"] = "axis"
+    s = to_step(s, "player/initial-movement", "axis")
+    s.apply({"kind": "fly", "unit": "GE-tb", "to": "0506", "mission": "interdict_ground"})
+    s = to_step(s, "player/interception", "allies")
+    s.dice = FixedDice(3)
+    s.apply({"kind": "intercept", "units": ["US-f"], "target": "0506", "leader": "US-ldr"})
+    assert s.unit("US-ldr").location == "0506" and s.unit("US-ldr").props["riding"] == "US-f"
+    icp = json.loads(s.events().filter(kind="intercept")["data"].to_list()[-1])
+    assert [w for _, w in icp["shifts"]] == ['"F" fighter leader with the interceptors']

@@ -262,6 +262,11 @@ def test_ssa_22_1b_the_drop_lands_after_interception_and_the_transport_flies_hom
     s.apply(drop(["US-ab0", "US-ab1"], "0610"))
     t = s.unit("US-c47")
     assert (t.location, t.props["mission"], t.props["base"]) == ("0610", "airborne_lift", "0306")
+    s = to_step(s, "player/interception", "axis")
+    from workbench.rulesets.ssa.interception import InterceptOrder
+
+    assert InterceptOrder().targets(s) == ["0610"]  # 22.1c: the lift may be intercepted
+    assert s.unit("US-ab0").props["carried"] == "US-c47"  # still aboard
     s = to_step(s, "player/combat/land", "allies")
     for u in ("US-ab0", "US-ab1"):
         assert s.unit(u).location == "0610" and "carried" not in s.unit(u).props
@@ -335,3 +340,30 @@ def test_ssa_22_G_no_airborne_drop_without_the_rule(ssa_game):
     with pytest.raises(IllegalOrder) as exc:
         s.apply(drop(["US-ab0"], "0606"))
     assert exc.value.rule == "SSA-22.G"
+
+
+# -- 22.1.G, 22.4-22.9 -------------------------------------------------------------------------------
+def test_ssa_22_1_G_airborne_units_are_otherwise_normal_land_units(ssa_game):
+    s = airbase(ssa_game, PARAS[:1])
+    assert moved(s, "US-ab0", ["0307"]) == 1  # walks like infantry (clear, off the road)
+
+
+def test_ssa_22_4_commandos_function_exactly_like_infantry(ssa_game):
+    """22.4 is cut off after "except:" (ruling A7): a commando unit moves and fights on its values alone."""
+    cdo = {"id": "GE-cdo", "nation": "GE", "type": "commando_brigade", "at": "0903"}
+    s = mover(ssa_game, [cdo, INF], "SSA-22")
+    assert moved(s, "GE-cdo", ["1003"]) == 4  # infantry's cost for mountains, not the mountain troops' 2
+    s = to_step(ssa_game([{**cdo, "at": "0904"}, US], extra=rules("SSA-22")).new_state(seed=1),
+                "player/combat/land", "axis")
+    assert [r for _, _, r in assess(s, "axis", ["GE-cdo"], ["1003"]).shifts] == ["SSA-11.8, TEC"]
+
+
+def test_ssa_22_5_to_22_9_lost_rules_leave_heavy_armor_a_plain_mechanized_unit(ssa_game):
+    """22.5-22.9 are missing; only heavy armor's comment survives (ruling A7): it is armour by its values."""
+    hv = {"id": "SS-hv", "nation": "SS", "type": "heavy_armored_brigade", "at": "0902"}
+    s = mover(ssa_game, [hv], "SSA-22")
+    from workbench.engine import IllegalOrder
+
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "move", "unit": "SS-hv", "path": ["1002"]})
+    assert exc.value.rule == "SSA-5.3"  # mountains off the road are closed to it, as to all mechanized units

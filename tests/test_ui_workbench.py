@@ -785,16 +785,19 @@ def test_the_map_is_fitted_to_the_window_and_the_planner_and_log_sit_beside_it(t
 
 
 def test_setup_lists_every_optional_rule_with_its_id_and_summary_and_toggles_it():
-    """The set-up panel shows SS Amerika's ten optional rules (21.0-30.0) with their IDs and one
-    line each (tables/optional_rules.toml); unticking one starts the game again without it."""
+    """The set-up panel shows SS Amerika's ten optional rules (21.0-30.0), and the parts of 22 one by
+    one, with their IDs and one line each (tables/optional_rules.toml); unticking one starts the game again without it."""
     from ipywidgets import Checkbox
 
     wb = Workbench(load_scenario("ssa/1941").new_state(1))
     rows = [c for c in wb.setup.options_box.children if hasattr(c, "children") and c.children
             and isinstance(c.children[0], Checkbox) and "wb-optional-rule" in c.children[0]._dom_classes]
     names = [r.children[0].description for r in rows]
-    assert [n.split()[0] for n in names] == [f"SSA-{n}" for n in range(21, 31)]
-    assert names[5] == "SSA-26 Weather" and "storms" in rows[5].children[1].value
+    parts = [f"SSA-22.{n}" for n in (1, 2, 3, 10, 11, 12, 13, 14)]  # 22.G: the players choose which
+    assert [n.split()[0] for n in names] == ["SSA-21", "SSA-22", *parts] + [f"SSA-{n}" for n in range(23, 31)]
+    k = names.index("SSA-26 Weather")
+    assert "storms" in rows[k].children[1].value
+    assert "2 in mountains" in rows[names.index("SSA-22.3 Mountain troops")].children[1].value
     ticked = {r.children[0].description.split()[0] for r in rows if r.children[0].value}
     assert ticked == set(wb.state.game.options["optional_rules"])
     assert wb.setup.set_optional("SSA-26", False)

@@ -510,9 +510,7 @@ class FlyOrder(OrderKind):
         why = self._why_not(state, u, order.get("to"), order.get("mission"), order.get("carrier"))
         if why:
             raise IllegalOrder.of(why, self.rule)
-        if order.get("leader") is not None:  # SSA-24.8-F/B: a leader goes with the aircraft
-            if order.get("mission") == "transfer":
-                raise IllegalOrder("SSA-24.8", "a leader accompanies aircraft on missions, not on transfers")
+        if order.get("leader") is not None:  # SSA-24.5, 24.8-F/B: a leader goes with the aircraft
             refusal = leaders.air_leader_refusal(state, u, order["leader"])
             if refusal:
                 raise refusal
@@ -527,6 +525,7 @@ class FlyOrder(OrderKind):
             u.location = to
             u.props["transferred"] = True
             u.props["transferred_in"] = state.step.path if state.step else ""  # 19.3: this phase's move
+            leaders.follow_air(state, u)  # SSA-24.5: a leader carried along gets off at the new base
             state.emit("transfer", side=u.side, rule="SSA-6.6", text=f"{u.id} transfers {start} → {to}",
                        unit=u.id, start=start, to=to, carrier=order.get("carrier"))
             return

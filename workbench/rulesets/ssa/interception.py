@@ -109,6 +109,17 @@ class InterceptOrder(OrderKind):
         limit = int(state.ruleset.tables["air"]["interception"]["max_per_hex"])
         if over_hex(state, state.decision.side, target) + len(ids) > limit:
             raise IllegalOrder("SSA-9.2b", f"at most {limit} air units of a side may be in the air over a hex")
+        if order.get("leader") is not None and self._carrier_for(state, ids, order["leader"]) is None:
+            raise leaders.air_leader_refusal(state, pool[ids[0]], order["leader"]) or IllegalOrder(
+                "SSA-24.8", f"no interceptor can take {order['leader']} along")  # SSA-24.8-F
+
+    def _carrier_for(self, state: State, ids: list[str], leader: Any) -> Unit | None:
+        """The interceptor that takes the leader along: the first in its hex that may (SSA-24.8-F)."""
+        for uid in ids:
+            u = state.unit(uid)
+            if leaders.air_leader_refusal(state, u, leader) is None:
+                return u
+        return None
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         side = state.decision.side
@@ -116,11 +127,14 @@ class InterceptOrder(OrderKind):
         target = order["target"]
         tables = state.ruleset.tables
         icp = [state.unit(u) for u in order["units"]]
+        if order.get("leader"):
+            leaders.board(state, self._carrier_for(state, order["units"], order["leader"]), order["leader"])
         for u in icp:
             u.props.update({"flying": True, "intercepting": True, "base": u.location})
             if u.props.get("carrier"):
                 u.props["base_carrier"] = u.props["carrier"]
             u.location = target
+            leaders.follow_air(state, u)
         state.markers.setdefault("intercepted_hexes", []).append(target)
         stack = mission_stack(state, phasing, target)
         attack = sum(a2a(state, u) for u in icp)

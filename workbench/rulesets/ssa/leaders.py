@@ -16,9 +16,12 @@ With optional rule 24 on, the letter on each counter (``props["letter"]``: the s
   units that start the Mechanized Movement phase with it have MF 10 while it moves with them
   (:func:`armor_bonus_mf`, :func:`drag_along`);
 * "G": any land combat its side's units in its hex take part in shifts one column its way;
-* "F" / "B": the leader rides a fighter / bomber from its hex (the fly order's ``leader``):
-  one column for that fighter in air-to-air combat, one column right for that bomber's
-  strategic bombing; it dies if the aircraft does (24.5: :func:`after_elimination`).
+* "F" / "B": the leader rides a fighter / bomber from its hex (the fly or intercept order's
+  ``leader``): one column for that fighter in air-to-air combat, one column right for that
+  bomber's strategic bombing.
+
+Any leader may ride any air unit (``leader`` on a fly order, mission or transfer) or board any
+naval unit (``embark``), and dies if its carrier does (24.5: :func:`after_elimination`).
 """
 
 from __future__ import annotations
@@ -223,25 +226,26 @@ def leader_move_refusal(state: State, unit: Unit) -> IllegalOrder | None:
 
 
 def air_leader_refusal(state: State, air: Unit, leader_id: Any) -> IllegalOrder | None:
-    """SSA-24.8-F/B: a fighter leader may go with a fighter, a bomber leader with a bomber,
-    that begins the phase in its hex."""
+    """SSA-24.5: any air unit may carry a leader that begins the phase in its hex (SSA-24.8-F/B:
+    the movement or interception phase).  Only an "F" leader on a fighter or a "B" leader on a
+    bomber shifts combat (:func:`air_shift`); others just travel."""
     ldr = state.units_by_id.get(leader_id) if isinstance(leader_id, str) else None
     if ldr is None or ldr.side != air.side or not values.is_leader(state, ldr):
-        return IllegalOrder("SSA-24.8", f"{leader_id!r} is not one of your leaders")
-    if not rule_on(state):
-        return IllegalOrder("SSA-24.8", "leader letters belong to the leaders rule (optional rule 24), which "
-                            "this game does not use")
-    code = ldr.props.get("letter")
-    fighter = values.value(state, air, "air_to_air") is not None and values.value(state, air, "can_intercept", True) \
-        and "fighter" in air.type
-    bomber = "bomber" in air.type
-    if not ((code == "F" and fighter) or (code == "B" and bomber)):
-        return IllegalOrder("SSA-24.8", f"{ldr.id} (\"{code}\") may accompany only "
-                            f"{'fighters' if code == 'F' else 'bombers' if code == 'B' else 'no aircraft'}")
-    if ldr.location != air.location or ldr.props.get("moved") or ldr.props.get("riding"):
-        return IllegalOrder("SSA-24.8", f"{ldr.id} must begin the phase in {air.id}'s hex ({air.location}) "
+        return IllegalOrder("SSA-24.5", f"{leader_id!r} is not one of your leaders")
+    if ldr.location != air.location or ldr.props.get("moved") or ldr.props.get("riding") \
+            or ldr.props.get("carried"):
+        return IllegalOrder("SSA-24.5", f"{ldr.id} must begin the phase in {air.id}'s hex ({air.location}) "
                             "to go with it")
+    if any(r.id != ldr.id for r in riders(state, air)):
+        return IllegalOrder("SSA-24.5", f"{air.id} already carries a leader")
     return None
+
+
+def _shifting(state: State, air: Unit, code: str) -> bool:
+    """SSA-24.8-F/B: an "F" leader helps a fighter, a "B" leader a bomber."""
+    if code == "F":
+        return "fighter" in air.type and bool(values.value(state, air, "can_intercept", True))
+    return "bomber" in air.type
 
 
 def board(state: State, air: Unit, leader_id: str) -> None:
@@ -267,7 +271,8 @@ def follow_air(state: State, air: Unit) -> None:
 
 def air_shift(state: State, units: list[Unit], code: str) -> int:
     """SSA-24.8-F/B: one column when a fighter (``"F"``) or bomber (``"B"``) in ``units`` carries
-    a leader of that letter."""
+    a leader of that letter (a leader riding another aircraft only travels, 24.5)."""
     if not rule_on(state):
         return 0
-    return 1 if any(r.props.get("letter") == code for u in units for r in riders(state, u)) else 0
+    return 1 if any(r.props.get("letter") == code and _shifting(state, u, code)
+                    for u in units for r in riders(state, u)) else 0

@@ -345,9 +345,12 @@ class EmbarkOrder(OrderKind):
     kind = "embark"
     rule = "SSA-7.7"
 
-    def _convoys(self, state: State) -> list[Unit]:
+    def _convoys(self, state: State, leaders_only: bool = False) -> list[Unit]:
+        """Own transport convoys; for leaders, every own naval unit (SSA-24.5: "any type of air or
+        naval unit")."""
         side = state.decision.side
-        return [u for u in state.units_by_id.values() if u.side == side and u.type == "transport"
+        return [u for u in state.units_by_id.values() if u.side == side
+                and (u.type == "transport" or (leaders_only and values.domain(state, u) == "naval"))
                 and u.location not in ("Eliminated", "unplaced", "Force pool")]
 
     def _cargo(self, state: State, convoy: Unit) -> list[Unit]:
@@ -368,9 +371,11 @@ class EmbarkOrder(OrderKind):
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         out = []
-        for c in self._convoys(state):
+        for c in self._convoys(state, leaders_only=True):
             room = capacity(state, c) - _load(state, c)
             for u in self._cargo(state, c):
+                if c.type != "transport" and not values.is_leader(state, u):
+                    continue
                 if transport_points(state, u) <= room:
                     out.append({"kind": "embark", "convoy": c.id, "units": [u.id]})
         return out
@@ -378,10 +383,13 @@ class EmbarkOrder(OrderKind):
     def check(self, state: State, order: dict[str, Any]) -> None:
         cid, units = order.get("convoy"), order.get("units")
         convoy = state.units_by_id.get(cid) if isinstance(cid, str) else None
-        if convoy is None or convoy not in self._convoys(state):
-            raise IllegalOrder(self.rule, f"{cid!r} is not one of your transport convoys")
         if not isinstance(units, list) or not units:
             raise IllegalOrder(self.rule, "name the units to embark")
+        only_leaders = all(isinstance(x, str) and x in state.units_by_id
+                           and values.is_leader(state, state.unit(x)) for x in units)
+        if convoy is None or convoy not in self._convoys(state, leaders_only=only_leaders):
+            raise IllegalOrder(self.rule, f"{cid!r} is not one of your transport convoys"
+                               + ("" if only_leaders else " (only leaders may board other naval units, SSA-24.5)"))
         eligible = {u.id for u in self._cargo(state, convoy)}
         for uid in units:
             u = state.units_by_id.get(uid) if isinstance(uid, str) else None
