@@ -80,7 +80,8 @@ def test_ssa_1_0_basic_rules_are_a_full_game_optional_rules_one_by_one(scenarios
     rules alone stay a full game (options given to load_scenario), and each rule has its switch."""
     from workbench.engine import load_scenario
 
-    assert scenarios["1941"].options["optional_rules"] == ["SSA-21", "SSA-23", "SSA-24", "SSA-25", "SSA-26", "SSA-30"]
+    assert scenarios["1941"].options["optional_rules"] == ["SSA-21", "SSA-22", "SSA-23", "SSA-24", "SSA-25", "SSA-26",
+                                                          "SSA-30"]
     g = load_scenario("ssa/1941", options={"optional_rules": []})
     assert g.options.get("optional_rules", []) == []  # the Basic rules alone
     s = g.new_state(seed=1)

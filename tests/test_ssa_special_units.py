@@ -367,3 +367,17 @@ def test_ssa_22_5_to_22_9_lost_rules_leave_heavy_armor_a_plain_mechanized_unit(s
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "move", "unit": "SS-hv", "path": ["1002"]})
     assert exc.value.rule == "SSA-5.3"  # mountains off the road are closed to it, as to all mechanized units
+
+
+@pytest.mark.slow
+def test_ssa_22_1_heuristic_bots_stage_and_drop_airborne_units_in_d_day():
+    """The heuristic bot walks paratroops to a transport's base and drops them on an open objective."""
+    from workbench.bots import play
+    from workbench.bots.heuristic import make_policy
+    from workbench.engine import load_scenario
+
+    s = load_scenario("ssa/d-day-1944").new_state(seed=1)
+    pols = {side: make_policy("heuristic", s.ruleset, side, 2 + k) for k, side in enumerate(s.ruleset.sides)}
+    play(s, pols, until_turn=4)
+    drops = s.events().filter(kind="airborne_drop")
+    assert drops.height >= 1 and s.events().filter(kind="airborne_landing").height >= 1

@@ -158,7 +158,8 @@ class AirborneDropOrder(OrderKind):
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
-        """One drop per transport and airborne unit into each hex in range (groups are legal too)."""
+        """Drops of each airborne unit, and of the fullest load, by each transport into each hex in
+        range (other groups are legal too)."""
         side = state.decision.side
         if not in_use(state, PART) or (state.step.key if state.step else "") != INITIAL:
             return []
@@ -172,10 +173,18 @@ class AirborneDropOrder(OrderKind):
                 continue
             d = flight_distances(state, hm.index(t.location))
             near = np.flatnonzero(d <= air_range(state, t))
+            groups = [[u.id] for u in troops]
+            full, load = [], Fraction(0)  # the fullest lift: troops in id order while they fit
             for u in troops:
+                if load + lift_share(state, u) <= 1:
+                    full.append(u.id)
+                    load += lift_share(state, u)
+            if len(full) > 1:
+                groups.append(full)
+            for g in groups:
                 for j in near:
-                    order = {"kind": self.kind, "aircraft": t.id, "units": [u.id], "to": hm.label(int(j))}
-                    if self._why_not(state, t.id, [u.id], order["to"]) is None:
+                    order = {"kind": self.kind, "aircraft": t.id, "units": g, "to": hm.label(int(j))}
+                    if self._why_not(state, t.id, g, order["to"]) is None:
                         out.append(order)
         return out
 

@@ -230,11 +230,60 @@ class SSABrain(Brain):
 
     # == movement ====================================================================
     def movement(self, ctx: Context) -> dict[str, Any] | None:
-        for planner in (self.embark, self.sail, self.debark, self.rail, self.move):
+        for planner in (self.airdrop, self.embark, self.sail, self.debark, self.rail, self.move):
             order = planner(ctx)
             if order is not None:
                 return order
         return None
+
+    def airdrop(self, ctx: Context) -> dict[str, Any] | None:
+        """SSA-22.1: airborne units jump onto an objective city no enemy holds and few enemies
+        guard (the fullest lift first), before anything else moves."""
+        from workbench.rulesets.ssa import values
+
+        if ctx.memo.get("airdrop_done") or not ctx.decision.step.endswith("initial-movement"):
+            return None
+        opts = ctx.legal("airborne_drop")
+        info = self._info(ctx) if opts else None
+        st, hm = ctx.state, ctx.state.map
+        best, best_score = None, 0.0
+        for o in opts:
+            j = hm.index(o["to"])
+            w = info["targets"].get(j, 0.0)
+            strength = sum(values.cf(st, st.unit(u)) for u in o["units"])
+            if w <= 0 or info["enemy_str"][j] > 0 or info["enemy_adj"][j] > strength:
+                continue
+            score = w + 0.1 * len(o["units"])
+            if score > best_score:
+                best, best_score = o, score
+        if best is None:
+            ctx.memo["airdrop_done"] = True
+        return best
+
+    def _staging(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
+        """SSA-22.1a: an airborne unit walks to the base of a transport that has an open objective
+        within its range, to jump from there next turn."""
+        from workbench.rulesets.ssa.air import air_range, base_supplied, flight_distances, grounded
+        from workbench.rulesets.ssa.special_units import is_special
+
+        st, hm = ctx.state, ctx.state.map
+        if not is_special(st, u, "SSA-22.1"):
+            return None
+        if "staging" not in info:
+            open_targets = np.array([j for j in info["targets"] if info["enemy_str"][j] == 0], dtype=np.int64)
+            bases = []
+            for c in st.units_by_id.values():
+                if c.side == self.side and grounded(st, c) and c.props.get("carrier") is None \
+                        and st.ruleset.unit_types[c.type].get("cargo") \
+                        and base_supplied(st, c) and open_targets.size:
+                    d = flight_distances(st, hm.index(c.location))[open_targets]
+                    if (d <= air_range(st, c)).any():
+                        bases.append(hm.index(c.location))
+            info["staging"] = sorted(set(bases))
+        if not info["staging"] or hm.index(u.location) in info["staging"]:
+            return None
+        here = hm.index(u.location)
+        return min(info["staging"], key=lambda i: (hm.distance(here, i), i))
 
     def embark(self, ctx: Context) -> dict[str, Any] | None:
         """Units waiting in a holding area, or on an island, board the convoys there (strongest
@@ -423,6 +472,9 @@ class SSABrain(Brain):
             if held:
                 here = hm.index(u.location)
                 return min(held, key=lambda i: (hm.distance(here, i), i))
+        staging = self._staging(ctx, u, info)
+        if staging is not None:
+            return staging
         if not info["targets"]:
             return None
         if "target_arrays" not in info:  # per step: the targets as arrays
