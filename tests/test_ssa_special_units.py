@@ -258,10 +258,15 @@ def test_ssa_22_1a_only_airborne_units_that_begin_the_phase_at_the_transports_ai
 
 
 def test_ssa_22_1b_the_drop_lands_after_interception_and_the_transport_flies_home(ssa_game):
+    from workbench.engine import IllegalOrder
+
     s = airbase(ssa_game, PARAS[:2])
     s.apply(drop(["US-ab0", "US-ab1"], "0610"))
     t = s.unit("US-c47")
     assert (t.location, t.props["mission"], t.props["base"]) == ("0610", "airborne_lift", "0306")
+    assert s.legal_orders_of("debark") == []  # troops aloft do not step off like convoy cargo
+    with pytest.raises(IllegalOrder, match="a naval unit"):
+        s.apply({"kind": "debark", "convoy": "US-c47", "units": ["US-ab0"]})
     s = to_step(s, "player/interception", "axis")
     from workbench.rulesets.ssa.interception import InterceptOrder
 

@@ -118,7 +118,8 @@ class AmphibiousAssaultOrder(OrderKind):
         out = []
         for u in state.units_by_id.values():
             carrier = u.props.get("carried")
-            if u.side == side and carrier and carrier in state.units_by_id:
+            if u.side == side and carrier and carrier in state.units_by_id \
+                    and values.domain(state, state.unit(carrier)) == "naval":  # not troops aloft (SSA-22.1)
                 out.append((state.unit(carrier), u))
         return out
 
@@ -132,7 +133,7 @@ class AmphibiousAssaultOrder(OrderKind):
         if not isinstance(units, list) or not units or not all(isinstance(x, str) for x in units):
             raise IllegalOrder(self.rule, "name the units that land")
         convoy = state.units_by_id.get(order.get("convoy"))  # type: ignore[arg-type]
-        if convoy is None or convoy.side != state.decision.side:
+        if convoy is None or convoy.side != state.decision.side or values.domain(state, convoy) != "naval":
             raise IllegalOrder(self.rule, f"{order.get('convoy')!r} is not one of your convoys")
         for uid in units:
             u = state.units_by_id.get(uid)

@@ -444,6 +444,8 @@ class DebarkOrder(OrderKind):
         for u in state.units_by_id.values():
             if u.side == side and u.props.get("carried"):
                 convoy = state.unit(u.props["carried"])
+                if values.domain(state, convoy) != "naval":  # airborne troops aloft land by SSA-22.1
+                    continue
                 if self._where_ok(state, convoy, u) is None and not (
                         convoy.location.isdigit() and land_room(state, side, convoy.location, u) is not None):
                     out.append({"kind": "debark", "convoy": convoy.id, "units": [u.id]})
@@ -455,8 +457,10 @@ class DebarkOrder(OrderKind):
             raise IllegalOrder(self.rule, "name the units to debark")
         for uid in units:
             u = state.units_by_id.get(uid)
-            if u is None or u.side != state.decision.side or u.props.get("carried") != order.get("convoy"):
-                raise IllegalOrder(self.rule, f"{uid!r} is not aboard {order.get('convoy')!r}")
+            carrier = state.units_by_id.get(order.get("convoy")) if isinstance(order.get("convoy"), str) else None
+            if u is None or u.side != state.decision.side or u.props.get("carried") != order.get("convoy") \
+                    or carrier is None or values.domain(state, carrier) != "naval":
+                raise IllegalOrder(self.rule, f"{uid!r} is not aboard {order.get('convoy')!r}, a naval unit")
             why = self._where_ok(state, state.unit(order["convoy"]), u)
             if why:
                 raise IllegalOrder.of(why, self.rule)
