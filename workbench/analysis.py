@@ -173,6 +173,26 @@ def paired_difference(summary: pl.DataFrame, a: str, b: str, metric: str = "axis
             "changed_up": sum(1 for x in d if x > 0), "changed_down": sum(1 for x in d if x < 0)}
 
 
+def optional_rule_effects(summary: pl.DataFrame, base: str = "designed",
+                          metrics: tuple[str, ...] = ("axis_win", "vp_axis", "margin_axis")) -> pl.DataFrame:
+    """What each optional rule does to the balance: for every ``without-<rule>`` configuration of
+    :func:`batch.optional_rule_configs`, the paired difference *with* the rule minus *without* it
+    on the same seeds, per metric (mean, 95% interval, games that moved each way)."""
+    rows = []
+    configs = sorted(c for c in summary["config"].unique().to_list() if c.startswith("without-"))
+    for cfg in configs:
+        for m in metrics:
+            if m not in ("axis_win", "allies_win") and (m not in summary.columns
+                                                       or summary[m].null_count() == summary.height):
+                continue
+            d = paired_difference(summary, cfg, base, metric=m)
+            rows.append({"rule": cfg[len("without-"):], "metric": m, "games": d["games"],
+                         "without": d["mean_a"], "with": d["mean_b"], "effect": d["difference"],
+                         "lo": d["lo"], "hi": d["hi"], "moved_up": d["changed_up"],
+                         "moved_down": d["changed_down"]})
+    return pl.DataFrame(rows)
+
+
 # == the CRT itself ===========================================================================
 def crt_distribution(ruleset: Any, tables: dict[str, Any] | None = None,
                      modifiers: range | list[int] | None = None) -> pl.DataFrame:

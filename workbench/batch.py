@@ -371,6 +371,17 @@ def sweep_configs(base: Config, variants: dict[str, dict[str, Any]]) -> list[Con
     return out
 
 
+def optional_rule_configs(base: Config, rules: list[str]) -> list[Config]:
+    """``designed`` (the scenario's own optional rules) and one ``without-<rule>`` configuration
+    per rule, for paired comparisons on the same seeds (:func:`analysis.optional_rule_effects`)."""
+    out = [Config(**{**asdict(base), "bots": base.bots, "name": "designed",
+                     "options": {**base.options, "optional_rules": list(rules)}})]
+    for r in rules:
+        out.append(Config(**{**asdict(base), "bots": base.bots, "name": f"without-{r}",
+                             "options": {**base.options, "optional_rules": [x for x in rules if x != r]}}))
+    return out
+
+
 def run_batch(configs: Config | list[Config], games: int, out: str | Path, *, seed: int = 0,
               workers: int | None = None, scheduler: Any = None, progress: bool = True,
               scheduler_timeout: float = SCHEDULER_TIMEOUT) -> pl.DataFrame:

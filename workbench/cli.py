@@ -183,9 +183,17 @@ def cmd_batch(args: argparse.Namespace) -> int:
     for item in args.set or []:
         key, val = _key_value("--set", item, "TABLE.KEY=VALUE")
         overrides[key] = _parse_value(val, "--set", key)
-    load_scenario(args.scenario)  # fail early on a bad id
+    game = load_scenario(args.scenario)  # fail early on a bad id
     base = Config(args.scenario, bots, overrides=overrides, name=args.name or "", max_turns=args.turns)
     configs = [base]
+    if args.each_optional_rule:
+        if args.sweep:
+            raise CliError("give --sweep or --each-optional-rule, not both")
+        from workbench.batch import optional_rule_configs
+
+        configs = optional_rule_configs(base, list(game.options.get("optional_rules", [])))
+        if len(configs) == 1:
+            raise CliError(f"{args.scenario} switches on no optional rule: there is nothing to leave out")
     if args.sweep:
         key, vals = _key_value("--sweep", args.sweep, "TABLE.KEY=V1,V2,...")
         variants: dict[str, Any] = {}
@@ -197,9 +205,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
         configs = sweep_configs(base, variants)[1:]
     df = run_batch(configs, args.games, args.out, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
                    progress=not args.quiet, scheduler_timeout=args.scheduler_timeout)
-    from workbench.analysis import win_rates
+    from workbench.analysis import optional_rule_effects, win_rates
 
     print(win_rates(df).to_pandas().to_string(index=False) if df.height else "no games")
+    if args.each_optional_rule and df.height:
+        print(optional_rule_effects(df).to_pandas().to_string(index=False))
     print(f"results in {args.out}")
     return 0
 
@@ -260,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="a rule-table override (JSON value), e.g. crt.rows.2='[...]'")
     p.add_argument("--sweep", default=None, metavar="TABLE.KEY=V1,V2,...",
                    help="one configuration per value of one table entry")
+    p.add_argument("--each-optional-rule", action="store_true",
+                   help="paired games: the scenario's optional rules, then each left out in turn (same seeds)")
     p.add_argument("--name", default=None, help="configuration name (default: a content hash)")
     p.add_argument("--turns", type=turns, default=None, help="stop each game after this many turns")
     p.add_argument("--workers", type=_whole(0, MAX_WORKERS), default=None,
