@@ -43,6 +43,26 @@ def test_paired_difference_uses_common_games():
     assert d["changed_up"] == 1 and d["changed_down"] == 0
 
 
+def test_optional_rule_effects_pair_each_rule_left_out_with_the_designed_set():
+    from workbench.batch import Config, optional_rule_configs
+
+    cfgs = optional_rule_configs(Config("ssa/1941", ("heuristic", "heuristic")), ["SSA-21", "SSA-26"])
+    assert [(c.name, c.options["optional_rules"]) for c in cfgs] == [
+        ("designed", ["SSA-21", "SSA-26"]), ("without-SSA-21", ["SSA-26"]), ("without-SSA-26", ["SSA-21"])]
+    rows = []
+    for cfg, vps in (("designed", [5, 6, 7]), ("without-SSA-21", [3, 6, 4]), ("without-SSA-26", [5, 6, 7])):
+        for g, vp in enumerate(vps):
+            rows.append({"config": cfg, "game": g, "bot_winner": "axis" if vp > 5 else "allies",
+                         "vp_axis": float(vp), "margin_axis": 0.0})
+    fx = an.optional_rule_effects(pl.DataFrame(rows))
+    vp = fx.filter((pl.col("rule") == "SSA-21") & (pl.col("metric") == "vp_axis")).row(0, named=True)
+    assert (vp["without"], vp["with"], vp["effect"], vp["moved_up"]) == (pytest.approx(13 / 3), 6.0,
+                                                                         pytest.approx(5 / 3), 2)
+    win = fx.filter((pl.col("rule") == "SSA-21") & (pl.col("metric") == "axis_win")).row(0, named=True)
+    assert win["effect"] == pytest.approx(1 / 3)  # game 2: 4 VP (allies) without, 7 (axis) with
+    assert fx.filter(pl.col("rule") == "SSA-26")["effect"].to_list() == [0.0, 0.0, 0.0]
+
+
 def test_fan_carries_last_value_forward():
     rows = [{"config": "a", "game": g, "t": t, "turn": f"T{t}", "side": "axis", "metric": "steps_lost",
              "value": float(t * (g + 1))} for g in range(3) for t in range(3 if g else 2)]

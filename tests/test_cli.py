@@ -119,3 +119,12 @@ def test_a_closed_stdout_is_no_traceback():
         os.close(w)
     assert p.returncode == 1
     assert p.stderr == ""
+
+
+def test_batch_each_optional_rule_needs_a_scenario_with_optional_rules(tmp_path, capsys):
+    assert main(["batch", "ssa/valor-of-ignorance", "--each-optional-rule", "--games", "1",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "switches on no optional rule" in capsys.readouterr().err
+    assert main(["batch", "ssa/1941", "--each-optional-rule", "--sweep", "crt.x=1,2", "--games", "1",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "not both" in capsys.readouterr().err
