@@ -200,3 +200,13 @@ def test_ssa_27_5_allies_may_resubvert_a_country_pro_axis_by_a_coup():
     s = load_scenario("ssa/d-day-1944").new_state(seed=1)
     assert may_target(s, "allies", "CO") is None and may_target(s, "allies", "VE") is None
     assert may_target(s, "allies", "GT").rule == "SSA-27.5"  # Allied Guatemala: not a target
+
+
+def test_ssa_27_heuristic_bot_subverts_where_most_special_operations_stand(game):
+    """#24 item 11: the bot uses what rule 27 offers."""
+    from workbench.bots.heuristic import make_policy
+
+    units = [so("GE-so1", CITY), so("GE-so2", CITY), so("GE-so3", GT_FIELD), inf("HO-1", "HO", HN_FIELD)]
+    s = special_action(game(units))
+    pol = make_policy("heuristic", s.ruleset, "axis", 1)
+    assert pol.choose(s, s.legal_orders()) == {"kind": "subvert", "country": "HN"}  # two units in Honduras, one in Guatemala

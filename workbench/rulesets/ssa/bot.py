@@ -117,6 +117,8 @@ class SSABrain(Brain):
         if "retreat" in kinds:
             return self.retreat(ctx)
         step = d.step or ""
+        if step.endswith("special-action"):
+            return self.subvert(ctx)
         if step.endswith("mobilization/spend"):
             return self.spend(ctx)
         if step.endswith("combat/land"):
@@ -235,6 +237,17 @@ class SSABrain(Brain):
             if order is not None:
                 return order
         return None
+
+    def subvert(self, ctx: Context) -> dict[str, Any] | None:
+        """SSA-27: try the country where the most special-operations units can take part (the
+        Subversion Table's column grows with them), once per country a turn (27.6)."""
+        from workbench.rulesets.ssa.subversion import attempting_units
+
+        st = ctx.state
+        opts = ctx.legal("subvert")
+        if not opts:
+            return None
+        return max(opts, key=lambda o: (len(attempting_units(st, self.side, o["country"])), o["country"]))
 
     def airdrop(self, ctx: Context) -> dict[str, Any] | None:
         """SSA-22.1: airborne units jump onto an objective city no enemy holds and few enemies
