@@ -10,6 +10,7 @@ from benchmarks import (
     bench_hexgrid,
     bench_naval,
     bench_page,
+    bench_strength,
     bench_ui,
 )
 
@@ -23,6 +24,7 @@ def main() -> None:
     bench_batch.main([])
     bench_games.main([])
     bench_fuzz.main(["--orders", "200"])
+    bench_strength.main(["--games", "4"])
 
 
 if __name__ == "__main__":

@@ -63,6 +63,23 @@ def test_optional_rule_effects_pair_each_rule_left_out_with_the_designed_set():
     assert fx.filter(pl.col("rule") == "SSA-26")["effect"].to_list() == [0.0, 0.0, 0.0]
 
 
+def test_strength_pairs_compare_level_then_vp_then_margin_game_by_game():
+    def row(cfg, g, winner, level, vp, margin):
+        return {"config": cfg, "game": g, "winner": winner, "level": level, "vp_axis": vp, "vp_allies": None,
+                "margin_axis": margin}
+
+    rows = [row("h", 0, "axis", "marginal", 5.0, 2.0), row("r", 0, None, "draw", 9.0, 8.0),     # level wins
+            row("h", 1, "axis", "decisive", 5.0, 0.0), row("r", 1, "axis", "marginal", 9.0, 0.0),  # stronger level
+            row("h", 2, None, "draw", 7.0, 0.0), row("r", 2, None, "draw", 6.0, 9.0),               # same level, VP
+            row("h", 3, None, "draw", 6.0, 1.0), row("r", 3, None, "draw", 6.0, 3.0),               # margin: worse
+            row("h", 4, "allies", "total", 0.0, -5.0), row("r", 4, "allies", "total", 0.0, -5.0)]   # tie: not better
+    r = an.strength_pairs(pl.DataFrame(rows), "h", "r", "axis")
+    assert (r["pairs"], r["better"], r["rate"]) == (5, 3, 0.6)
+    assert (r["lo"], r["hi"]) == pytest.approx(an.wilson(3, 5))
+    assert r["margin_difference"] == pytest.approx((-6 + 0 - 9 - 2 + 0) / 5)
+    assert an.side_outcome(rows[8], "allies") == (3, 0.0, 5.0)  # the Allies won a total victory
+
+
 def test_fan_carries_last_value_forward():
     rows = [{"config": "a", "game": g, "t": t, "turn": f"T{t}", "side": "axis", "metric": "steps_lost",
              "value": float(t * (g + 1))} for g in range(3) for t in range(3 if g else 2)]

@@ -8,6 +8,8 @@
 * :func:`paired_difference`: two rule variants played on the same seeds
   (common random numbers) — the difference of a per-game outcome and its
   interval, from the paired differences.
+* :func:`strength_pairs`: a bot beside random play on the same seeds, pair by pair
+  (result level, then VP, then margin), with the pair win rate's Wilson interval.
 * :func:`crt_distribution`: the exact result distribution of every CRT
   column under each die modifier, with expected step losses (SSA and ETO).
 """
@@ -191,6 +193,50 @@ def optional_rule_effects(summary: pl.DataFrame, base: str = "designed",
                          "lo": d["lo"], "hi": d["hi"], "moved_up": d["changed_up"],
                          "moved_down": d["changed_down"]})
     return pl.DataFrame(rows)
+
+
+#: How strong a result level is, read from the level's words (SS Amerika 20.5: draw, marginal,
+#: strategic, total; ETO scenarios: marginal, decisive ...).  Unknown words count 1.
+LEVEL_WEIGHT = {"draw": 0, "marginal": 1, "minor": 1, "substantial": 2, "strategic": 2, "major": 2,
+                "decisive": 3, "total": 3, "automatic": 4, "capitulation": 4, "sudden": 4}
+
+
+def side_outcome(row: dict[str, Any], side: str, sides: tuple[str, str] = ("axis", "allies")) -> tuple:
+    """A game's result for ``side`` as a sortable tuple: the result level first (a win counts
+    its level's weight, a loss the negative, a draw 0), then its VP, then the contest margin."""
+    other = sides[1] if side == sides[0] else sides[0]
+    words = str(row.get("level") or "").lower().replace("_", " ").split()
+    weight = max((LEVEL_WEIGHT[w] for w in words if w in LEVEL_WEIGHT), default=1)
+    winner = row.get("winner")
+    level = weight if winner == side else -weight if winner == other else 0
+    vp_own, vp_other = row.get(f"vp_{side}"), row.get(f"vp_{other}")
+    vp = vp_own if vp_own is not None else (-vp_other if vp_other is not None else 0.0)
+    margin = float(row.get("margin_axis") or 0.0) * (1 if side == sides[0] else -1)
+    return (level, float(vp), margin)
+
+
+def strength_pairs(summary: pl.DataFrame, bot: str, baseline: str, side: str, z: float = Z95) -> dict[str, Any]:
+    """The paired strength bar (issue 25): configuration ``bot`` (the side's heuristic against a
+    random opponent) beside ``baseline`` (random against the same random opponent) on the same
+    games.  A pair counts when the bot's side ends strictly better (:func:`side_outcome`).
+    Returns the pair win rate with its Wilson interval and the mean margin difference with its
+    interval (``margin_axis`` read for ``side``)."""
+    def rows(cfg: str) -> dict[int, dict[str, Any]]:
+        return {r["game"]: r for r in summary.filter(pl.col("config") == cfg).iter_rows(named=True)}
+
+    a, b = rows(bot), rows(baseline)
+    games = sorted(set(a) & set(b))
+    if not games:
+        raise ValueError(f"no common games between {bot!r} and {baseline!r}")
+    better = sum(side_outcome(a[g], side) > side_outcome(b[g], side) for g in games)
+    lo, hi = wilson(better, len(games), z)
+    d = [side_outcome(a[g], side)[2] - side_outcome(b[g], side)[2] for g in games]
+    n = len(d)
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else float("nan")
+    half = z * sd / math.sqrt(n) if n > 1 else float("nan")
+    return {"side": side, "pairs": n, "better": better, "rate": better / n, "lo": lo, "hi": hi,
+            "margin_difference": mean, "margin_lo": mean - half, "margin_hi": mean + half}
 
 
 # == the CRT itself ===========================================================================
