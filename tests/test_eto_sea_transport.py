@@ -197,3 +197,17 @@ def test_eto_10_9_cargo_stays_with_the_stack_when_its_marker_sinks(tmp_path):
     assert inf.props["aboard"] == "UK-stp3"
     naval_units.sink(s, stps[1], "ETO-9.5")
     assert inf.location == values.FORCE_POOL
+
+
+def test_eto_10_7_the_naval_and_air_phase_ends_an_evacuation_left_at_sea(tmp_path):
+    """10.7 through the turn's sequence: evacuees still off a clear beach when the Naval and Air
+    phase closes are eliminated by the phase's end (not by a test calling the procedure)."""
+    s = _state(tmp_path, unit("UK-stpb", "UK", "stp", BEACH, props={"points": 4}),
+               unit("UK-inf9", "UK", "infantry", BEACH))
+    s = step_to(s, "naval-air/sides/first-naval-movement")
+    sea_transport.embark(s, _u(s, "UK-stpb"), _u(s, "UK-inf9"), "evacuation")
+    assert s.units_by_id["UK-inf9"].location.startswith("aboard:")
+    s = step_to(s, "offensive")
+    assert s.units_by_id["UK-inf9"].location == "Force pool"  # eliminated: back to the force pool
+    assert [e["rule"] for e in s.log if "UK-inf9" in (e.get("text") or "") and "eliminated" in e["text"]] \
+        == ["ETO-10.7"]
