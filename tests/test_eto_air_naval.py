@@ -201,3 +201,30 @@ def test_eto_16_1_an_attack_naval_flight_bombs_the_ships_after_the_air_battle(tm
     an.strike_flights(s)
     assert s.unit("UK-DD").location == "Force pool"
     assert [e["data"]["result"] for e in events(s, "air_naval")] == ["sunk"]
+
+
+def test_eto_11_2_a_strike_on_a_sub_at_sea_searches_first_and_one_bomber_attacks(tmp_path):
+    """11.2 in an attack_naval strike: over the North Sea (gridded) two German bombers search for
+    the British SS: die 5 + 2 bombers = 7 intercepts; then only one of them attacks it, the other
+    attacks the CL.  On a die of 4 (6 < 7) the sub is not found and nobody attacks it."""
+    from workbench.rulesets.eto import air_flights
+
+    sea = None
+    for found, faces in ((True, (5,) + (3,) * 40), (False, (4,) + (3,) * 40)):
+        ships = [unit("UK-SS", "UK", "ss", "North Sea"), unit("UK-CL", "UK", "cl", "North Sea")]
+        (tmp_path / str(found)).mkdir()
+        s = naval_state(tmp_path / str(found), [GE_B, {**GE_B, "id": "GE-b2"}, *ships], *faces)
+        sea = sea or next(s.map.label(i) for i in range(s.map.size) if s.map.hexes["sea_area"][i] == "North Sea")
+        bombers = [s.unit("GE-b"), s.unit("GE-b2")]
+        for b in bombers:
+            b.location = sea
+        fl = air_flights.new_flight(s, "axis", bombers, "attack_naval", [], target=sea)
+        fl["arrived"], fl["at"] = True, sea
+        an.strike_flights(s)
+        search = events(s, "sub_air_search")
+        assert [e["data"]["found"] for e in search] == [found]
+        attacks = [(e["data"]["bomber"], e["data"]["ship"]) for e in events(s, "air_naval")]
+        if found:  # one attack on the sub by one bomber; the other bomber's three go to the CL
+            assert attacks == [("GE-b2", "UK-SS")] + [("GE-b", "UK-CL")] * 3
+        else:      # not found: both bombers attack the CL only
+            assert {a for _, a in attacks} == {"UK-CL"} and {b for b, _ in attacks} == {"GE-b", "GE-b2"}

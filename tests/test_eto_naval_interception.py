@@ -145,3 +145,36 @@ def test_eto_8_8_8_9_escort_box_ships_and_uboats_never_intercept(tmp_path):
     assert naval_interception.interceptor_why_not(s, u["GE-DD1"], "North Sea", "axis") is None
     _sail(s)
     assert [o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval"] == [["GE-DD1"]]
+
+
+def _axis_sub_at_sea(tmp_path, *british):  # noqa: ANN001, ANN202
+    """A German SS at Wilhelmshaven in the Axis first naval movement step, British ships at Harwich."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("GE-SS", "GE", "ss", "Wilhelmshaven", props={"in_port": True}), *british],
+                  west=True, options={"naval": True})
+    wilhelmshaven = s.map.hex_of("Wilhelmshaven")
+    s.units_by_id["GE-SS"].location = wilhelmshaven
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    s.apply({"kind": "sail", "units": ["GE-SS"], "path": ["North Sea"]})
+    return s
+
+
+def test_eto_11_2_a_moving_submarine_is_intercepted_only_by_dd_de_with_a_cve(tmp_path):
+    """11.2: "SS units can't be intercepted while they are moving (exception: ... DD/DE stacked with
+    a CVE)": two DDs at Harwich let the sub through; with a CVE among them they may go after it,
+    and a BB in the stack stays behind."""
+    dds = [unit(f"UK-DD{k}", "UK", "dd", HARWICH, props={"in_port": True}) for k in (1, 2)]
+    s = _axis_sub_at_sea(tmp_path / "a", *dds)
+    assert s.decision.kind != "naval_intercept" and s.units_by_id["GE-SS"].location == "North Sea"
+    cve = unit("UK-CVE", "UK", "cve", HARWICH, props={"in_port": True})
+    bb = unit("UK-BB", "UK", "bb", HARWICH, props={"in_port": True}, name="Nelson")
+    s = _axis_sub_at_sea(tmp_path / "b", *dds, cve, bb)
+    assert s.decision.kind == "naval_intercept" and s.decision.side == "allies"
+    offers = [sorted(o["units"]) for o in s.legal_orders() if o["kind"] == "intercept_naval"]
+    assert offers == [["UK-CVE", "UK-DD1", "UK-DD2"]]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "intercept_naval", "units": ["UK-BB", "UK-CVE", "UK-DD1"]})
+    assert exc.value.rule == "ETO-11.2" and "BB cannot take part" in exc.value.why

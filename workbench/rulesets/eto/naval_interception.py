@@ -87,7 +87,8 @@ def offer(state: State, voyage: dict[str, Any]) -> bool:
         return False
     enemy = values.other(voyage["side"])
     able = {k: us for k, us in stacks_able(state, enemy, space).items()
-            if naval_search.may_search_why_not(state, us, movers) is None}
+            if naval_search.may_search_why_not(state, us, movers) is None
+            and submarines.moving_sub_why_not(state, _sub_hunters(state, us, movers), movers) is None}
     if not able:
         return False
     state.push_interrupt(INTERRUPT, enemy, RULE,
@@ -155,6 +156,15 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
     return out
 
 
+def _sub_hunters(state: State, stack: list[Unit], target: list[Unit]) -> list[Unit]:
+    """ETO-11.2: the part of ``stack`` that may go after a moving submarine (its CVE and DD/DE);
+    the whole stack against anything else."""
+    if submarines.lone_sub(state, target) is None:
+        return stack
+    keep = set(submarines.rules(state)["hunters"]) | {str(submarines.rules(state).get("moving_sub_needs", "CVE"))}
+    return [u for u in stack if naval_units.kind(state, u) in keep] or stack
+
+
 def _target(state: State, space: str) -> list[Unit]:
     """The waiting voyage's units still in ``space``."""
     voyage = naval_movement.voyage_record(state) or {}
@@ -183,8 +193,13 @@ class InterceptNavalOrder(OrderKind):
             return []
         able = stacks_able(state, f["side"], f["data"]["space"])
         target = _target(state, f["data"]["space"])
-        return [{"kind": self.kind, "units": [u.id for u in us]} for _, us in sorted(able.items())
-                if naval_search.may_search_why_not(state, us, target) is None]
+        out = []
+        for _, us in sorted(able.items()):
+            us = _sub_hunters(state, us, target)  # 11.2: against a moving sub, the CVE's DD/DE only
+            if naval_search.may_search_why_not(state, us, target) is None \
+                    and submarines.moving_sub_why_not(state, us, target) is None:
+                out.append({"kind": self.kind, "units": [u.id for u in us]})
+        return out
 
     def _plan(self, state: State, order: dict[str, Any]) -> tuple[dict[str, Any], list[Unit], list[list[Unit]]]:
         f = self._frame(state)
@@ -202,6 +217,7 @@ class InterceptNavalOrder(OrderKind):
         groups = [[state.units_by_id[i] for i in g] for g in raw]
         refuse(naval_search.groups_why_not(state, units, groups))
         refuse(naval_search.may_search_why_not(state, units, _target(state, f["data"]["space"])))
+        refuse(submarines.moving_sub_why_not(state, units, _target(state, f["data"]["space"])))  # 11.2
         refuse(naval_combat.plan_why_not(order, ids))
         return f, units, groups
 

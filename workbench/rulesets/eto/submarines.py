@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
@@ -56,6 +56,26 @@ def escorts(state: State, stack: list[Unit]) -> list[Unit]:
     """ETO-11.2/11.3: the DD and DE units afloat in a stack, the only ships that fire at a sub."""
     hunters = set(rules(state)["hunters"])
     return [u for u in stack if naval_damage.afloat(u) and naval_units.kind(state, u) in hunters]
+
+
+def moving_sub_why_not(state: State, units: list[Unit], target: list[Unit]) -> Refusal | None:
+    """ETO-11.2: "SS units can't be intercepted while they are moving (exception: CVE based naval
+    air, and DD/DE stacked with a CVE)": against a moving submarine only the DD/DE of a stack
+    that holds a CVE search (with the CVE)."""
+    if lone_sub(state, target) is None:
+        return None
+    need = str(rules(state).get("moving_sub_needs", "CVE"))
+    kinds = {naval_units.kind(state, u) for u in units}
+    if need not in kinds:
+        return Refusal("ETO-11.2", f"a submarine cannot be intercepted while it moves, except by DD/DE stacked with "
+                       f"a {need} (or {need}-based naval air)")
+    allowed = set(rules(state)["hunters"]) | {need}
+    if kinds - allowed:
+        return Refusal("ETO-11.2", f"only DD/DE stacked with a {need} intercept a moving submarine; "
+                       f"{', '.join(sorted(kinds - allowed))} cannot take part")
+    if not kinds & set(rules(state)["hunters"]):
+        return Refusal("ETO-11.2", f"a {need} alone does not intercept a moving submarine: it needs DD/DE with it")
+    return None
 
 
 # --- 11.2: air units hunting a submarine at sea ------------------------------------------------
