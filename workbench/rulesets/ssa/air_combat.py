@@ -104,6 +104,9 @@ class _AirAttack(OrderKind):
     def _why_not(self, state: State, side: str, ids: Any, target: Any) -> Refusal | None:
         if not isinstance(ids, list) or not ids or len(set(ids)) != len(ids) or not isinstance(target, str):
             return Refusal(self.rule, "name the attacking air units and the target hex")
+        if target in state.markers.get("atomic_hexes", []):
+            return Refusal("SSA-22.14f", f"{target} was hit by an atomic attack this Combat phase: nothing else "
+                           "may attack it, aerial bombardment included")
         groups = ready(state, side, self.missions)
         missions = {m for (t, m), us in groups.items() if t == target and set(ids) & set(us)}
         pool = {u for (t, m), us in groups.items() if t == target for u in us}
@@ -188,18 +191,38 @@ class BombOrder(_AirAttack):
     rule = "SSA-12.3"
     missions = ("bomb",)
 
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        super().check(state, order)
+        missiles = order.get("missiles")
+        if missiles is None:
+            return
+        from workbench.rulesets.ssa.missiles import FireMissileOrder
+
+        # SSA-22.13d: missiles may join the air units' strategic bombing of the same city
+        FireMissileOrder().check(state, {"kind": "fire_missile", "missiles": missiles, "target": order["target"]})
+
     def execute(self, state: State, order: dict[str, Any]) -> None:
-        side = state.decision.side
-        target = order["target"]
         att = [state.unit(u) for u in order["units"]]
-        defense = float(hex_aa(state, target, other(side)))
-        shifts = [(1, "\"B\" bomber leader with the bombers")] if leaders.air_shift(state, att, "B") else []  # SSA-24.8-B
-        result = roll_crt(state, side, "strategic_bombing", "SSA-12.3", att, [], target,
-                          bombardment(state, att), defense, shifts)
-        effect = state.ruleset.tables["crt"]["results"]["strategic_bombing"][result]
-        if effect.get("mission") == "success":
-            place_bombed(state, target, side)
-        apply_air_result(state, side, "strategic_bombing", "SSA-12.3a", effect, att, [])
+        missiles = [state.unit(m) for m in order.get("missiles") or []]
+        strategic_bombing(state, state.decision.side, order["target"], att, missiles)
+
+
+def strategic_bombing(state: State, side: str, target: str, att: list[Unit], missiles: list[Unit]) -> None:
+    """SSA-12.3: air units' (and SSA-22.13d: missiles', 10 each) bombardment against the hex's AA;
+    a missile is never lost (22.13e: losses fall on the air units) and is used up either way."""
+    from workbench.rulesets.ssa.missiles import bombardment as missile_bombardment
+    from workbench.rulesets.ssa.missiles import fired
+
+    defense = float(hex_aa(state, target, other(side)))
+    shifts = [(1, "\"B\" bomber leader with the bombers")] if leaders.air_shift(state, att, "B") else []  # SSA-24.8-B
+    attack = bombardment(state, att) + sum(missile_bombardment(state, m) for m in missiles)
+    result = roll_crt(state, side, "strategic_bombing", "SSA-12.3" if att else "SSA-22.13d", att + missiles, [],
+                      target, attack, defense, shifts)
+    effect = state.ruleset.tables["crt"]["results"]["strategic_bombing"][result]
+    if effect.get("mission") == "success":
+        place_bombed(state, target, side)
+    fired(state, missiles, target)
+    apply_air_result(state, side, "strategic_bombing", "SSA-12.3a", effect, att, [])
 
 
 def roll_crt(state: State, side: str, ctype: str, rule: str, att: list[Unit], dfn: list[Unit], target: str,
@@ -219,6 +242,9 @@ def roll_crt(state: State, side: str, ctype: str, rule: str, att: list[Unit], df
                shifts=[[n, why] for n, why in shifts], die=die, result=result)
     for u in att:
         u.props["attacked"] = True
+    hit = state.markers.setdefault("air_attacked_hexes", [])  # SSA-22.14f: an atomic attack comes first
+    if target not in hit:
+        hit.append(target)
     return result
 
 

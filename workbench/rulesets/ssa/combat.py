@@ -206,6 +206,9 @@ class AttackOrder(OrderKind):
         for t in targets:
             if not t.isdigit():
                 return Refusal("SSA-15.2", f"there is no combat in the holding areas ({t})")
+            if t in state.markers.get("atomic_hexes", []):
+                return Refusal("SSA-22.14f", f"{t} was hit by an atomic attack this Combat phase: nothing else "
+                               "may attack it")
         for a in attackers:
             if a not in eligible:
                 return Refusal("SSA-11.2", f"{a} cannot attack now (not a friendly land unit able to attack, "

@@ -300,8 +300,8 @@ class DeployOrder(OrderKind):
     rule = "SSA-SC.4"
 
     def _deployable(self, state: State, side: str) -> list[Unit]:
-        return [u for u in state.units_by_id.values() if u.side == side
-                and state.game.scenario_units.get(u.id, {}).get("deploy")]
+        return [u for u in state.units_by_id.values() if u.side == side and not u.location.startswith("aboard:")
+                and state.game.scenario_units.get(u.id, {}).get("deploy")]  # a weapon goes with its carrier
 
     def _options(self, state: State, u: Unit) -> tuple[np.ndarray, list[str], int | None]:
         groups = {g["name"]: g for g in state.game.scenario.raw.get("deployment", [])}
@@ -394,6 +394,8 @@ def setup_breaches(state: State) -> list[tuple[str, str]]:
     masks: dict[tuple[str, str], tuple[np.ndarray, list[str]]] = {}
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         loc = u.location
+        if loc.startswith("aboard:"):  # SSA-22.13a, 22.14a: a weapon stands where its carrier does
+            continue
         on_map = loc.isdigit() and hm.has_hex(loc)
         if on_map and neutral is not None and neutral[hm.index(loc)] and not ignores_neutrality(state, u) \
                 and not geography(state).country.get(u.nation, np.zeros(1, dtype=bool))[hm.index(loc)]:

@@ -29,11 +29,12 @@ def eliminate(state: State, unit: Unit, rule: str, why: str = "") -> None:
             unit.props.pop(k)
     state.emit("eliminated", side=unit.side, rule=rule, text=f"{unit.id} eliminated{why}",
                unit=unit.id, at=start)
-    from workbench.rulesets.ssa import airborne, leaders, morale
+    from workbench.rulesets.ssa import airborne, leaders, morale, special_weapons
 
     morale.note_elimination(state, unit, start)  # SSA-21 (authored): losses cost morale
     leaders.after_elimination(state, unit, start)  # SSA-24.4, 24.5
     airborne.after_elimination(state, unit)  # SSA-22.1c
+    special_weapons.after_elimination(state, unit)  # SSA-22.13a, 22.14a
 
 
 def reduce(state: State, unit: Unit, rule: str) -> None:

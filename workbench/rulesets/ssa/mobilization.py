@@ -42,6 +42,7 @@ from workbench.rulesets.ssa import air, technology, values
 from workbench.rulesets.ssa.deployment import air_capacity, geography
 from workbench.rulesets.ssa.occupation import city_hexes, city_owner
 from workbench.rulesets.ssa.special import has_special, special_rules, turn_number
+from workbench.rulesets.ssa.special_weapons import MISSILE, WEAPONS, load, may_carry_why_not
 from workbench.rulesets.ssa.supply import _box_supplied, supply_status
 
 IND, NON = "industrial", "non_industrial"
@@ -324,6 +325,22 @@ def _air_here(state: State, side: str, label: str) -> int:
                and values.domain(state, u) == "air")
 
 
+def _weapon_rule_ok(state: State, utype: str) -> bool:
+    """SSA-22.G: missiles and atomic weapons are built only while their rule is in use."""
+    from workbench.rulesets.ssa.special_units import in_use
+
+    return utype not in WEAPONS or in_use(state, "SSA-22.13" if utype == MISSILE else "SSA-22.14")
+
+
+def weapon_carriers(state: State, side: str, utype: str, places: list[str]) -> list[str]:
+    """SSA-22.13a, 22.14a: the units standing where a new ``utype`` may appear that may carry it
+    (a new missile or atomic weapon is placed aboard one of them)."""
+    probe = Unit("new", side, "", utype, None, "unplaced")
+    where = set(places)
+    return sorted(u.id for u in state.units_by_id.values() if u.side == side and u.location in where
+                  and may_carry_why_not(state, probe, u) is None)
+
+
 def _tech_ok(state: State, side: str, nation: str, utype: str) -> bool:
     """SSA-23.G: a gated unit type needs its development (technology.may_use)."""
     return technology.may_use(state, side, nation, utype)
@@ -347,14 +364,16 @@ class MobilizeOrder(OrderKind):
                 continue
             for utype, spec in state.ruleset.unit_types.items():
                 cost = cost_of(state, utype, nation)
-                if cost is None or not _tech_ok(state, side, nation, utype):
+                if cost is None or not _tech_ok(state, side, nation, utype) or not _weapon_rule_ok(state, utype):
                     continue
                 if cost[1] == "volunteer" and nation != "AV":
                     continue
                 if not _affordable(state, track, cost[0], cost[1], bool(spec.get("mech", False))):
                     continue
-                out += [{"kind": "mobilize", "nation": nation, "type": utype, "at": at}
-                        for at in _placements(state, side, nation, utype, cities)]
+                places = _placements(state, side, nation, utype, cities)
+                if utype in WEAPONS:  # SSA-22.13a, 22.14a: a new missile or bomb goes aboard a carrier
+                    places = weapon_carriers(state, side, utype, places)
+                out += [{"kind": "mobilize", "nation": nation, "type": utype, "at": at} for at in places]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -384,6 +403,17 @@ class MobilizeOrder(OrderKind):
                 if (cost[1] == "I" or mech) else "points"
             raise IllegalOrder("SSA-16.2" if mech or cost[1] == "I" else "SSA-16.4",
                                f"{track} lacks the {cost[0]} {kind} a {utype} costs")
+        if not _weapon_rule_ok(state, utype):
+            raise IllegalOrder("SSA-22.G", f"{utype.replace('_', ' ')}s belong to the special-units rule (optional "
+                               f"rule 22), which this game does not use")
+        if utype in WEAPONS:
+            carriers = weapon_carriers(state, side, utype, _placements(state, side, nation, utype))
+            if at not in carriers:
+                raise IllegalOrder("SSA-22.13a" if utype == MISSILE else "SSA-22.14a",
+                                   f"a new {utype.replace('_', ' ')} is placed aboard the unit that carries it: "
+                                   f"{at!r} is not one of yours where new units appear"
+                                   + (" (a logistic unit with no missile)" if utype == MISSILE else ""))
+            return
         if at not in _placements(state, side, nation, utype):
             if nation == "AV":
                 raise IllegalOrder("SSA-16.10d", f"a new American Volunteer unit appears only on a German-controlled "
@@ -404,7 +434,9 @@ class MobilizeOrder(OrderKind):
         uid = f"{nation}-{utype}-m{n}"
         unit = Unit(uid, side, nation, utype, spec.get("size"), order["at"])
         state.units_by_id[uid] = unit
-        if order["at"].isdigit():
+        if utype in WEAPONS:  # SSA-22.13a, 22.14a: aboard its carrier
+            load(state, unit, state.unit(order["at"]))
+        elif order["at"].isdigit():
             state.markers.setdefault("built_at", []).append(order["at"])
         state.emit("mobilize", side=side, rule=self.rule, text=f"{track} builds {uid} at {order['at']} for {cost} MP",
                    unit=uid, track=track, cost=cost, type=utype, nation=nation)

@@ -89,6 +89,9 @@ class NavalAttackOrder(OrderKind):
             raise IllegalOrder(self.rule, "a naval attack needs a list of attacking naval units and a target hex")
         if not target.isdigit():
             raise IllegalOrder("SSA-15.2", f"there is no combat in the holding areas ({target})")
+        if target in state.markers.get("atomic_hexes", []):
+            raise IllegalOrder("SSA-22.14f", f"{target} was hit by an atomic attack this Combat phase: nothing else "
+                               "may attack it")
         if target not in self.targets(state):
             here = [u for u in state.units_by_id.values() if u.location == target and u.side != state.decision.side
                     and is_naval(state, u)]

@@ -11,15 +11,18 @@ from workbench.rulesets.ssa import (
     air_naval,
     airborne,
     assault,
+    atomic,
     european_volunteers,
     force_categories,
     holding,
     italians,
     leaders,
+    missiles,
     mobilization,
     morale,
     scenario_check,
     scorched_earth,
+    special_weapons,
     supply,
     surprise,
     technology,
@@ -97,6 +100,10 @@ class SSARuleset(SSAFace, Ruleset):
         self.order_kinds.update(force_categories.ORDER_KINDS)  # SSA-SC.3
         self.procedures["start/weather"] = weather.roll_weather
         self.order_kinds["airborne_drop"] = airborne.AirborneDropOrder()  # SSA-22.1
+        self.order_kinds.update(missiles.ORDER_KINDS)  # SSA-22.13
+        self.order_kinds.update(atomic.ORDER_KINDS)  # SSA-22.14
+        self.procedures["player/initial-movement"] = _then(self.procedures.get("player/initial-movement"),
+                                                           atomic.remember_start)  # SSA-22.14c
         self.procedures["player/interception:exit"] = _then(self.procedures.get("player/interception:exit"),
                                                             airborne.land_drops)  # SSA-22.1b, e
         # SSA-22.11, 22.12: free volunteers and Italians at High Axis morale; Italians leave at Poor
@@ -135,6 +142,7 @@ class SSARuleset(SSAFace, Ruleset):
         deploy_defaults(state)
         morale.remember_home_cities(state)  # SSA-21 (authored): whose cities are lost / regained
         leaders.assign_letters(state)  # SSA-24.6-24.7
+        special_weapons.stow(state)  # SSA-22.13a, 22.14a: missiles and bombs aboard their carriers
 
     def begin_turn(self, state: State) -> None:
         arrive_due(state)
@@ -162,6 +170,8 @@ class SSARuleset(SSAFace, Ruleset):
         assaults that did not clear their hex fail (G-09, SSA-10.1g)."""
         assault.end_of_land_combat(state, state.phasing)
         state.markers.pop("attacked_units", None)
+        state.markers.pop(missiles.ATOMIC_HEXES, None)  # SSA-22.14f: for one Combat phase
+        state.markers.pop(missiles.AIR_ATTACKED, None)
         for u in state.units_by_id.values():
             u.props.pop("attacked", None)
 
