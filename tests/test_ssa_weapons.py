@@ -266,3 +266,16 @@ def test_ssa_22_13a_a_new_missile_is_built_aboard_a_logistic_unit_where_new_unit
     assert [u.location for u in new] == ["aboard:GE-log"]
     assert s.tracks["GE.mp.industrial"] == before - 5  # mobilization.toml: a missile costs 5 industrial MP
     assert not [o for o in s.legal_orders_of("mobilize") if o["type"] == "strategic_missile"]  # one per logistic unit
+
+
+def test_ssa_22_13_22_14_the_heuristic_bot_drops_its_bomb_and_fires_its_missiles(ssa_game):
+    from workbench.bots.heuristic import make_policy
+
+    s = flown(ssa_game, [SB, BOMB, US, CONVOY, LOG, MSL])
+    s = to_step(s, "player/combat/air", "axis")
+    pol = make_policy("heuristic", s.ruleset, "axis", 1)
+    assert pol.choose(s, s.legal_orders()) == {"kind": "atomic_attack", "bomb": "GE-atom"}
+    s.dice = FixedDice(6)
+    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
+    order = pol.choose(s, s.legal_orders())
+    assert order["kind"] == "fire_missile" and order["target"] in ("0306", "0806", "1306")

@@ -121,6 +121,8 @@ class SSABrain(Brain):
             return self.subvert(ctx)
         if step.endswith("mobilization/spend"):
             return self.spend(ctx)
+        if step.endswith("combat/air"):
+            return self.weapons(ctx)
         if step.endswith("combat/land"):
             return self.attack(ctx)
         if step.endswith("initial-movement") or step.endswith("mechanized-movement"):
@@ -232,11 +234,49 @@ class SSABrain(Brain):
 
     # == movement ====================================================================
     def movement(self, ctx: Context) -> dict[str, Any] | None:
-        for planner in (self.airdrop, self.embark, self.sail, self.debark, self.rail, self.move):
+        for planner in (self.atomic_mission, self.airdrop, self.embark, self.sail, self.debark, self.rail, self.move):
             order = planner(ctx)
             if order is not None:
                 return order
         return None
+
+    def weapons(self, ctx: Context) -> dict[str, Any] | None:
+        """SSA-22.14, 22.13: a bomb over its target falls; missiles go to the most valuable enemy
+        city not yet bombed (for the Allies, Europe when no city is in reach)."""
+        drops = ctx.legal("atomic_attack")
+        if drops:
+            return drops[0]
+        opts = ctx.legal("fire_missile")
+        if not opts:
+            return None
+        st = ctx.state
+        weights = city_weights(st)
+        bombed = st.arrays.get("bombed")
+
+        def worth(o: dict[str, Any]) -> tuple:
+            t = o["target"]
+            if not st.map.has_hex(t):
+                return (0.5, t)
+            i = st.map.index(t)
+            hit = bombed is not None and bool(bombed[i])
+            return (0.0 if hit else weights.get(i, 0.0) + 1.0, t)
+
+        best = max(opts, key=worth)
+        return best if worth(best)[0] > 0 else None
+
+    def atomic_mission(self, ctx: Context) -> dict[str, Any] | None:
+        """SSA-22.14c: a bomber flies its atomic weapon at the strongest enemy stack in range (at
+        least two divisions' worth, else it waits)."""
+        if ctx.memo.get("atomic_done") or not ctx.decision.step.endswith("initial-movement"):
+            return None
+        opts = ctx.legal("atomic_mission")
+        ctx.memo["atomic_done"] = True
+        if not opts:
+            return None
+        info = self._info(ctx)
+        hm = ctx.state.map
+        best = max(opts, key=lambda o: (info["enemy_str"][hm.index(o["to"])], o["to"]))
+        return best if info["enemy_str"][hm.index(best["to"])] >= 12 else None
 
     def subvert(self, ctx: Context) -> dict[str, Any] | None:
         """SSA-27: try the country where the most special-operations units can take part (the
