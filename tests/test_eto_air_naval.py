@@ -207,7 +207,7 @@ def test_eto_11_2_a_strike_on_a_sub_at_sea_searches_first_and_one_bomber_attacks
     """11.2 in an attack_naval strike: over the North Sea (gridded) two German bombers search for
     the British SS: die 5 + 2 bombers = 7 intercepts; then only one of them attacks it, the other
     attacks the CL.  On a die of 4 (6 < 7) the sub is not found and nobody attacks it."""
-    from workbench.rulesets.eto import air_flights
+    from workbench.rulesets.eto import air_flights, submarines
 
     sea = None
     for found, faces in ((True, (5,) + (3,) * 40), (False, (4,) + (3,) * 40)):
@@ -220,6 +220,7 @@ def test_eto_11_2_a_strike_on_a_sub_at_sea_searches_first_and_one_bomber_attacks
             b.location = sea
         fl = air_flights.new_flight(s, "axis", bombers, "attack_naval", [], target=sea)
         fl["arrived"], fl["at"] = True, sea
+        submarines.strike_subs_at_sea(s)  # as the step ends (ETORuleset._air_step_over), before the ships
         an.strike_flights(s)
         search = events(s, "sub_air_search")
         assert [e["data"]["found"] for e in search] == [found]

@@ -197,10 +197,12 @@ def strike_flights(state: State, *_: Any) -> None:
             continue
         bombers = [u for u in air_flights.live_units(state, fl) if air_units.is_bomber(state, u)
                    and not air_combat.aborted(u)]
-        bombers = _hunt_subs(state, fl, bombers)  # 11.2: a sub at sea must be found first
+        # 11.2: a sub at sea is searched for and struck by submarines.strike_subs_at_sea, which ran
+        # first and kept its striker for itself
+        bombers = [u for u in bombers if not u.props.pop("struck_sub", False)]
         for b in bombers:
             ships = [s for s in naval_targets(state, fl["side"], fl["at"]) if naval_units.is_naval(state, s)
-                     and not _sub_at_sea(state, s)]
+                     and not (naval_units.is_submarine(state, s) and not naval_units.in_port(s))]
             if not ships:
                 break
             ships.sort(key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
@@ -211,27 +213,3 @@ def strike_flights(state: State, *_: Any) -> None:
             bomb_ships(state, b, ships, port=port if port in ("minor", "major", "fortified") else None,
                        stack_size=stack)
 
-
-def _sub_at_sea(state: State, u: Unit) -> bool:
-    from workbench.rulesets.eto import naval_units
-
-    return naval_units.is_submarine(state, u) and not naval_units.in_port(u)
-
-
-def _hunt_subs(state: State, fl: dict[str, Any], bombers: list[Unit]) -> list[Unit]:
-    """ETO-11.2 in an ``attack_naval`` strike: the flight's bombers and fighter-bombers search for
-    each enemy submarine at sea in the target space (1d6 + their number, 7+); a found sub is
-    attacked once, by one air unit (the strongest), which attacks nothing else.  Subs in port are
-    ordinary targets (11.2: "attacked as ships in port").  Returns the bombers left for the ships."""
-    from workbench.rulesets.eto import submarines
-
-    left = list(bombers)
-    for sub in [u for u in naval_targets(state, fl["side"], fl["at"]) if _sub_at_sea(state, u)]:
-        hunters = submarines.air_hunters(state, fl["side"], sub.location, left)
-        if not hunters or sub.props.get("air_searched") == submarines._step(state):
-            continue
-        if submarines.air_search(state, fl["side"], sub, air=hunters):
-            striker = max(hunters, key=lambda u: (air_units.strength(state, u), u.id))
-            submarines.air_attack(state, striker, sub)
-            left.remove(striker)
-    return left

@@ -61,6 +61,7 @@ from workbench.rulesets.eto import (
     sea_transport,
     stacking,
     strategic_bombing,
+    submarines,
     supply,
     surface_raiders,
     uboats,
@@ -183,6 +184,7 @@ class ETORuleset(ETOFace, Ruleset):
         """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then
         every air unit returns to base (ETO-PART4 Step 4, 13.0)."""
         air_interception.resolve_destinations(state)
+        submarines.strike_subs_at_sea(state)  # 11.2: a sub at sea must be found before it is struck
         air_naval.strike_flights(state)  # 16.1: the bombers that got through attack the ships
         air_flights.return_all(state)
 

@@ -140,6 +140,32 @@ def air_attack(state: State, bomber: Unit, sub: Unit) -> dict[str, Any]:
     return air_naval.bomb_ships(state, bomber, [sub], targets=[sub.id] * n, carrier=bool(bomber.props.get("carrier")))
 
 
+def strike_subs_at_sea(state: State, *_: Any) -> None:
+    """ETO-11.2 in Naval and Air Step 2: the bombers and fighter-bombers of each arrived
+    ``attack_naval`` flight search for every enemy submarine at sea in the target space (1d6 +
+    their number, 7+); a found sub is attacked once, by one air unit (the strongest), which
+    attacks nothing else (``props["struck_sub"]``, read by air_naval.strike_flights).  Subs in
+    port are ordinary targets ("attacked as ships in port")."""
+    from workbench.rulesets.eto import air_combat, air_flights
+
+    for fl in sorted(air_flights.flights(state).values(), key=lambda f: f["id"]):
+        if fl["mission"] != "attack_naval" or not fl["arrived"] or fl["ended"]:
+            continue
+        left = [u for u in air_flights.live_units(state, fl) if air_units.is_bomber(state, u)
+                and not air_combat.aborted(u)]
+        for sub in air_naval.naval_targets(state, fl["side"], fl["at"]):
+            if not naval_units.is_submarine(state, sub) or naval_units.in_port(sub):
+                continue
+            hunters = air_hunters(state, fl["side"], sub.location, left)
+            if not hunters or sub.props.get("air_searched") == _step(state):
+                continue
+            if air_search(state, fl["side"], sub, air=hunters):
+                striker = max(hunters, key=lambda u: (air_units.strength(state, u), u.id))
+                air_attack(state, striker, sub)
+                striker.props["struck_sub"] = True
+                left.remove(striker)
+
+
 # --- 11.2: DDs and DEs hunting a submarine ------------------------------------------------------
 
 def hunt(state: State, space: str, group: list[Unit], sub: Unit, *,
