@@ -67,7 +67,7 @@ class WorkbenchEnv(AECEnv):
     metadata = {"name": "workbench_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, scenario: str = "ssa/valor-of-ignorance", *, seed: int | None = 0,
-                 options: dict[str, Any] | None = None, max_orders: int = 5000, max_choices: int = 512,
+                 options: dict[str, Any] | None = None, max_orders: int = 5000, max_choices: int = 64,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.game = load_scenario(scenario, options=options)
@@ -82,10 +82,11 @@ class WorkbenchEnv(AECEnv):
         self.unit_ids = sorted(probe.units_by_id)
         self._slot = {u: k for k, u in enumerate(self.unit_ids)}
         self.U = len(self.unit_ids) + 2
-        self.A = max(len(self.kinds) * self.U, int(max_choices))
-        self.max_choices = int(max_choices)
         hm = probe.map
         self.N = hm.size
+        # one index per (kind, unit); for the second move one per order of that kind and unit,
+        # which is at most one per place (hex or box) for a move, plus a margin for variants
+        self.A = max(len(self.kinds) * self.U, self.N + len(rs.boxes) + int(max_choices))
         self._terrain = sorted(set(hm.hexes["terrain"].to_list()))
         t_index = {t: k for k, t in enumerate(self._terrain)}
         self._terrain_channel = np.array([(t_index[t] + 1) / len(self._terrain)
@@ -139,7 +140,7 @@ class WorkbenchEnv(AECEnv):
                 raise ValueError(f"action {a} is masked out: no legal order of that kind and unit")
             options = groups[a]
             if len(options) > 1:
-                self._pending = options[: self.max_choices]
+                self._pending = options[: self.A]
                 self._accumulate_rewards()
                 return
             order = options[0]
@@ -208,6 +209,19 @@ class WorkbenchEnv(AECEnv):
         options = self._groups().get(int(action), [])
         return options[0] if len(options) == 1 else None
 
+    def actions_for(self, order: dict[str, Any]) -> list[int]:
+        """The one or two actions that give ``order`` now (to play a bot's choice through the env)."""
+        legal = self.legal()
+        if order not in legal:
+            raise ValueError(f"{order} is not a legal order now")
+        key = self.key(order)
+        options = self._groups()[key]
+        return [key] if len(options) == 1 else [key, options[: self.A].index(order)]
+
+    def margin(self, state: State | None = None) -> float:
+        """The first side's contest margin in ``state`` (default: the game's): what rewards pay."""
+        return self._score(state or self.state)
+
     def action_mask(self) -> np.ndarray:
         mask = np.zeros(self.A, dtype=np.int8)
         if self.state is None or self.state.decision is None:
@@ -249,9 +263,10 @@ class WorkbenchEnv(AECEnv):
             return self.agent_selection if getattr(self, "agent_selection", None) else self.possible_agents[0]
         return d.side
 
-    def _score(self) -> float:
+    def _score(self, state: State | None = None) -> float:
         """The first side's contest margin (objective value and steps lost, both ways)."""
-        m = self.state.ruleset.metrics(self.state)
+        st = state or self.state
+        m = st.ruleset.metrics(st)
         a, b = self.possible_agents
         obj, lost = m.objective_value, m.losses
         return float(obj.get(a, 0.0) - obj.get(b, 0.0) + lost.get(b, 0) - lost.get(a, 0))
