@@ -3,6 +3,7 @@ per STP, landed in a port without one, up to its capacity."""
 
 from __future__ import annotations
 
+import pytest
 from eto_kit import new_state, unit
 
 from workbench.rulesets.eto import sea_supply, supply
@@ -53,3 +54,51 @@ def test_eto_32_4_markers_land_only_where_no_land_line_up_to_capacity(tmp_path):
     assert sea_supply.markers_at(s, malta) == 3 and sea_supply.aboard(stp) == 1
     inf = s.units_by_id["UK-inf"]
     assert supply.traces(s, inf)
+
+
+def test_eto_32_5_a_marker_is_converted_at_a_port_linked_by_land_and_used_up(tmp_path):
+    """32.5: "A supply marker can be used to create another supply marker, but doing so consumes
+    the first marker" when a land supply line joins the two ports: a marker in Dover becomes one
+    aboard the STP in Southampton (both English ports, linked by land); one in Malta cannot."""
+    s = _state(tmp_path)
+    malta = s.map.hex_of("Malta")
+    s.markers["supply_markers"] = {DOVER: {"side": "allies", "nation": "UK", "markers": 1},
+                                   malta: {"side": "allies", "nation": "UK", "markers": 2}}
+    stp = s.units_by_id["UK-stp"]
+    assert sea_supply.linked(s, "allies", DOVER, SOUTHAMPTON) and not sea_supply.linked(s, "allies", malta, SOUTHAMPTON)
+    assert sea_supply.load_why_not(s, "allies", [stp], 1, DOVER) is None
+    r = sea_supply.load_why_not(s, "allies", [stp], 1, malta)
+    assert r and r.rule == "ETO-32.5" and "no land supply line joins" in r.why
+    r = sea_supply.load_why_not(s, "allies", [stp], 2, DOVER)
+    assert r and "no 2 supply marker" in r.why
+    sea_supply.LoadSupplyOrder().execute(s, {"kind": "load_supply", "carriers": ["UK-stp"], "markers": 1,
+                                             "from": DOVER})
+    assert sea_supply.aboard(stp) == 1 and sea_supply.markers_at(s, DOVER) == 0  # the first marker is consumed
+
+
+def test_eto_32_5_air_supply_markers_are_never_converted(tmp_path):
+    s = _state(tmp_path)
+    s.markers["supply_markers"] = {DOVER: {"side": "allies", "nation": "UK", "markers": 1, "air": 1}}
+    r = sea_supply.load_why_not(s, "allies", [s.units_by_id["UK-stp"]], 1, DOVER)
+    assert r and "air supply markers can never be converted" in r.why
+
+
+def test_eto_32_5_a_ship_with_a_marker_cannot_enter_a_port_full_of_markers(tmp_path):
+    """32.5: Dover (a minor port) holds 1 marker; with one landed there, the STP carrying a marker
+    may not enter it (the same voyage without a marker may)."""
+    from eto_kit import step_to
+
+    from workbench.engine.errors import IllegalOrder
+
+    s = _state(tmp_path)
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    s.markers["supply_markers"] = {DOVER: {"side": "allies", "nation": "UK", "markers": 1}}
+    voyage = {"kind": "sail", "units": ["UK-stp"], "path": ["02848", "02948", "03048", DOVER], "port": True}
+    assert voyage in s.legal_orders_of("sail")
+    s.units_by_id["UK-stp"].props["supply_aboard"] = 1
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply(voyage)
+    assert exc.value.rule == "ETO-32.5" and "cannot enter" in exc.value.why

@@ -304,6 +304,11 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
         why = ports.enter_why_not(state, side, final, end)
         if why:
             return why
+        from workbench.rulesets.eto import sea_supply
+
+        why = sea_supply.entry_why_not(state, side, final, end)  # 32.5: a port full of supply markers
+        if why:
+            return why
     if ph == "end":
         why = _exclusion_why_not(state, side, stacks, start_for_rest, path)
         if why:

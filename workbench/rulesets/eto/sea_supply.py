@@ -1,14 +1,16 @@
 """Sea supply: supply markers made in a port, carried by STPs or DD/CL pairs, landed in ports
 without a land supply line (ETO-32.4, 32.5, 10.5).
 
-``{"kind": "load_supply", "carriers": [ids], "markers": n}`` in the friendly first naval
+``{"kind": "load_supply", "carriers": [ids], "markers": n, "from": hex?}`` in the friendly first naval
 movement step: the carriers stand in a friendly port with a land supply line to a source of
-their nation (32.5); each marker needs one STP or one DD/CL pair (10.2, 10.8) and is kept on the
+their nation (32.5), or convert markers standing in another port linked to theirs by a land
+supply line (``from``: those are used up, 32.5); each marker needs one STP or one DD/CL pair (10.2, 10.8) and is kept on the
 lead carrier (``props["supply_aboard"]``).  The markers sail with it.  In Step 5 of the Naval and
 Air phase (supply debarkation, 10.5) every carrier in a friendly port that has no land supply
 line to a city resource source (32.4) lands its markers there, up to the port's marker capacity
 (minor 1, city resource minor 2, major 3, city resource major 4); they then supply like any
-marker (:func:`supply.marker_supply`).  Capacities: ``tables/naval_movement.toml [supply_ports]``.
+marker (:func:`supply.marker_supply`).  A ship carrying markers may not enter a port already
+holding its capacity of markers, landed or aboard (32.5: :func:`entry_why_not`).  Capacities: ``tables/naval_movement.toml [supply_ports]``.
 """
 
 from __future__ import annotations
@@ -50,9 +52,50 @@ def land_line(state: State, nation: str, side: str, label: str) -> bool:
     return bool(values.on_map_label(label)) and supply.reach(state, nation, side)[state.map.index(label)] >= 0
 
 
-def load_why_not(state: State, side: str, carriers: list[Unit], n: int) -> Refusal | None:
-    """ETO-32.5: markers embark in a friendly port with a land supply line to a source; one STP or
-    DD/CL pair per marker, on top of what the carriers already lift (10.1)."""
+def linked(state: State, side: str, a: str, b: str) -> bool:
+    """ETO-32.5: a land supply line joins hexes ``a`` and ``b`` (32.3's rules, for ``side``)."""
+    from workbench.engine.search import multi_source_reach
+
+    hm = state.map
+    if not (values.on_map_label(a) and values.on_map_label(b)):
+        return False
+    dist = multi_source_reach(hm.neighbors, supply.passable(state, side) | _ends(state, a, b),
+                              [hm.index(a)], blocked_sides=~supply.crossable_sides(state))
+    return bool(dist[hm.index(b)] >= 0)
+
+
+def _ends(state: State, a: str, b: str) -> Any:
+    import numpy as np
+
+    out = np.zeros(state.map.size, dtype=bool)
+    out[[state.map.index(a), state.map.index(b)]] = True
+    return out
+
+
+def aboard_in_port(state: State, side: str, label: str) -> int:
+    """Supply markers still aboard ``side``'s ships in the port of ``label``."""
+    return sum(aboard(c) for c in naval_units.naval_units(state, side, label) if naval_units.in_port(c))
+
+
+def entry_why_not(state: State, side: str, units: list[Unit], port: str) -> Refusal | None:
+    """ETO-32.5: "An STP carrying a supply marker cannot enter a port if that port already contains
+    its maximum capacity of supply markers, regardless of whether those markers are debarked or
+    still aboard transports"."""
+    if not any(aboard(u) for u in units):
+        return None
+    held = markers_at(state, port) + aboard_in_port(state, side, port)
+    cap = port_capacity(state, port)
+    if held >= cap:
+        return Refusal(RULE, f"{port} already holds its {cap} supply marker(s) (landed or aboard): a ship "
+                             "carrying a supply marker cannot enter it")
+    return None
+
+
+def load_why_not(state: State, side: str, carriers: list[Unit], n: int, source: str | None = None) -> Refusal | None:
+    """ETO-32.5: markers embark in a friendly port with a land supply line to a source, or are
+    converted from ``n`` supply markers at ``source``, a port the loading port is linked to by a
+    land supply line (the old markers are used up); one STP or DD/CL pair per marker, on top of
+    what the carriers already lift (10.1)."""
     if n < 1:
         return Refusal(RULE, "load at least one supply marker")
     if not carriers or len({c.location for c in carriers}) != 1:
@@ -65,7 +108,16 @@ def load_why_not(state: State, side: str, carriers: list[Unit], n: int) -> Refus
             return Refusal("ETO-10.0", f"{c.id} already did a task this monthly turn")
     if not ports.friendly(state, side, at) or ports.size(state, at) not in ("minor", "major"):
         return Refusal(RULE, f"supply markers embark in a friendly port; {at} is not one")
-    if not land_line(state, carriers[0].nation, side, at):
+    if source is not None:
+        rec = state.markers.get("supply_markers", {}).get(source) or {}
+        sea = markers_at(state, source) - int(rec.get("air", 0))
+        if rec.get("side") != side or markers_at(state, source) < n:
+            return Refusal(RULE, f"{source} holds no {n} supply marker(s) of yours to convert")
+        if sea < n:
+            return Refusal(RULE, "air supply markers can never be converted to supply markers")
+        if not linked(state, side, source, at):
+            return Refusal(RULE, f"no land supply line joins {source} and {at}: its marker cannot be converted there")
+    elif not land_line(state, carriers[0].nation, side, at):
         return Refusal(RULE, f"{at} has no land supply line to a supply source")
     lift = sea_transport.lift(state, sea_transport.carriers_at(state, side, at))
     need = sea_transport.needed_in(state, side, at) + n
@@ -123,10 +175,17 @@ class LoadSupplyOrder(OrderKind):
             return []
         out = []
         spaces = {c.location for c in naval_units.naval_units(state, d.side) if naval_units.in_port(c)}
+        marks = {h: r for h, r in state.markers.get("supply_markers", {}).items()
+                 if (r or {}).get("side") == d.side and int((r or {}).get("markers", 0)) > 0}
         for at in sorted(spaces):
             cs = [c for c in sea_transport.carriers_at(state, d.side, at) if naval_units.is_stp(state, c)]
-            if cs and load_why_not(state, d.side, cs, 1) is None:
+            if not cs:
+                continue
+            if load_why_not(state, d.side, cs, 1) is None:
                 out.append({"kind": self.kind, "carriers": [c.id for c in cs], "markers": 1})
+            else:  # 32.5: a marker elsewhere, linked by land, may be converted here
+                out += [{"kind": self.kind, "carriers": [c.id for c in cs], "markers": 1, "from": h}
+                        for h in sorted(marks) if load_why_not(state, d.side, cs, 1, h) is None]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -134,11 +193,22 @@ class LoadSupplyOrder(OrderKind):
         n = order.get("markers", 1)
         if not isinstance(n, int):
             raise IllegalOrder(self.rule, "markers is a whole number")
-        refuse(load_why_not(state, d.side if d else "", self._carriers(state, order), n))
+        source = order.get("from")
+        if source is not None and not isinstance(source, str):
+            raise IllegalOrder(self.rule, "from is the hex label of the port holding the marker to convert")
+        refuse(load_why_not(state, d.side if d else "", self._carriers(state, order), n, source))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         cs = self._carriers(state, order)
         n = int(order.get("markers", 1))
+        source = order.get("from")
+        if source is not None:  # 32.5: "doing so consumes the first marker"
+            rec = state.markers["supply_markers"][source]
+            rec["markers"] = int(rec["markers"]) - n
+            if rec["markers"] <= 0:
+                state.markers["supply_markers"].pop(source)
+            state.emit("supply_converted", side=cs[0].side, rule=self.rule, hex=source,
+                       text=f"{n} supply marker(s) at {source} converted into marker(s) at {cs[0].location}")
         cs[0].props["supply_aboard"] = aboard(cs[0]) + n
         for c in cs:
             if naval_units.is_stp(state, c):
