@@ -71,6 +71,9 @@ def test_eto_32_5_a_marker_is_converted_at_a_port_linked_by_land_and_used_up(tmp
     assert r and r.rule == "ETO-32.5" and "no land supply line joins" in r.why
     r = sea_supply.load_why_not(s, "allies", [stp], 2, DOVER)
     assert r and "no 2 supply marker" in r.why
+    s.markers["supply_markers"][SOUTHAMPTON] = {"side": "allies", "nation": "UK", "markers": 1}
+    r = sea_supply.load_why_not(s, "allies", [stp], 1, SOUTHAMPTON)
+    assert r and "another port" in r.why  # "converted to a marker in Marseilles": another port
     sea_supply.LoadSupplyOrder().execute(s, {"kind": "load_supply", "carriers": ["UK-stp"], "markers": 1,
                                              "from": DOVER})
     assert sea_supply.aboard(stp) == 1 and sea_supply.markers_at(s, DOVER) == 0  # the first marker is consumed

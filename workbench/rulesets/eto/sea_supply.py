@@ -109,6 +109,8 @@ def load_why_not(state: State, side: str, carriers: list[Unit], n: int, source: 
     if not ports.friendly(state, side, at) or ports.size(state, at) not in ("minor", "major"):
         return Refusal(RULE, f"supply markers embark in a friendly port; {at} is not one")
     if source is not None:
+        if source == at:
+            return Refusal(RULE, "a marker is converted into a marker at another port, not its own")
         rec = state.markers.get("supply_markers", {}).get(source) or {}
         sea = markers_at(state, source) - int(rec.get("air", 0))
         if rec.get("side") != side or markers_at(state, source) < n:
