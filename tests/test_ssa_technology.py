@@ -133,3 +133,16 @@ def test_ssa_23_5_costs_are_authored_for_every_development(spend):
              if isinstance(v, dict) and "tech" in v}
     assert gated == set(tab["kinds"]["unit"])  # SSA-23.1: the nine gated unit types
     assert len(tab["kinds"]["abstract"]) == 4  # SSA-23.3
+
+
+def test_ssa_23_heuristic_bot_buys_the_cheapest_unit_development_it_can_well_afford(spend):
+    """#24 item 11: with 35 I the German bot buys helicopters (10 <= 35/3), the cheapest unit
+    development, never an abstract one (radar, also 10, does nothing: ruling 23.3); with 20 I
+    nothing costs a third or less, so it builds units instead."""
+    from workbench.bots.heuristic import make_policy
+
+    s = spend('"GE.mp.industrial" = 20\n')  # 35 I after income
+    pol = make_policy("heuristic", s.ruleset, "axis", 1)
+    assert pol.choose(s, s.legal_orders()) == {"kind": "buy_technology", "tech": "helicopter", "nation": "GE"}
+    s = spend('"GE.mp.industrial" = 5\n')  # 20 I
+    assert pol.choose(s, s.legal_orders())["kind"] != "buy_technology"

@@ -211,6 +211,9 @@ class SSABrain(Brain):
         n = ctx.memo.get("spent", 0)
         if n >= 60:
             return None
+        tech = self.develop(ctx)
+        if tech is not None:
+            return tech
         tables = ctx.state.ruleset.tables
         for kind in SPEND_KINDS:
             opts = ctx.legal(kind)
@@ -239,6 +242,26 @@ class SSABrain(Brain):
             if order is not None:
                 return order
         return None
+
+    def develop(self, ctx: Context) -> dict[str, Any] | None:
+        """SSA-23: once a Mobilization phase, buy the cheapest development that unlocks a unit type
+        when it costs at most a third of the paying country's industrial points (the rest still
+        builds units); abstract developments, which do nothing (23.3 ruling), are never bought."""
+        from workbench.rulesets.ssa import technology
+
+        if ctx.memo.get("developed"):
+            return None
+        ctx.memo["developed"] = True
+        st = ctx.state
+        unit_kinds = set(technology.table(st)["kinds"]["unit"])
+        opts = []
+        for o in ctx.legal("buy_technology"):
+            if o.get("tech") not in unit_kinds:
+                continue
+            c = technology.cost(st, o["tech"])
+            if 3 * c <= int(st.tracks.get(f"{o.get('nation')}.mp.industrial", 0)):
+                opts.append((c, o["tech"], o))
+        return min(opts, key=lambda x: x[:2])[2] if opts else None
 
     def weapons(self, ctx: Context) -> dict[str, Any] | None:
         """SSA-22.14, 22.13: a bomb over its target falls; missiles go to the most valuable enemy
