@@ -1214,11 +1214,20 @@ Alexandria and the kernel says which rule forbids it -- and nothing changes. (Tr
         ("code", '''
 try_order(state, {"kind": "sail", "units": ["IT-STP2"], "to": hm.hex_of("Alexandria"), "port": True})'''),
         ("md", """
-The real convoy: one supply marker on the Naples STPs, sailed with a destroyer squadron as escort,
-into Tripoli's port."""),
+## Try it: a full port
+
+Load one supply marker on a Naples STP. Tripoli already holds its three markers, and *"An STP carrying a
+supply marker cannot enter a port if that port already contains its maximum capacity of supply markers,
+regardless of whether those markers are debarked or still aboard transports"* (32.5). Ask the loaded
+convoy into Tripoli's port and the kernel refuses, naming the rule."""),
         ("code", '''
 state.apply({"kind": "load_supply", "carriers": ["IT-STP1"], "markers": 1})
-state.apply({"kind": "sail", "units": ["IT-STP1", "IT-DD1"], "to": TRIPOLI, "port": True})
+try_order(state, {"kind": "sail", "units": ["IT-STP1", "IT-DD1"], "to": TRIPOLI, "port": True})'''),
+        ("md", """
+The real convoy therefore waits off Tripoli: the STP with its marker and a destroyer squadron as
+escort sail to Tripoli's coastal hex, outside the port, ready to go in once a marker there is used."""),
+        ("code", '''
+state.apply({"kind": "sail", "units": ["IT-STP1", "IT-DD1"], "to": TRIPOLI})
 print(state.decision)'''),
         ("md", """
 ## Interception (8.1, 8.2, 8.4)
@@ -1256,7 +1265,8 @@ pl.DataFrame([{"gunnery": g, **{f"armor {a}": round(p_hit(g, a), 2) for a in (8,
         ("code", '''
 while state.decision.kind == "naval_intercept":
     state.apply({"kind": "pass"})
-print("the convoy is at", state.unit("IT-STP1").location, "| in port:", naval_units.in_port(state.unit("IT-STP1")))
+print("the convoy is at", state.unit("IT-STP1").location, "| in port:", naval_units.in_port(state.unit("IT-STP1")),
+      "| markers aboard:", sea_supply.aboard(state.unit("IT-STP1")))
 bench = Workbench(state, seed=SEED)
 bench'''),
         ("question", """
