@@ -368,3 +368,23 @@ def test_ssa_22_14h3_the_allied_bot_sends_a_bomb_on_a_missile_to_a_holding_area(
     s = aerial(game(ssa_game, [ulog, umsl, ubomb, {**US, "id": "GE-x", "nation": "GE", "at": "1210"}]), "allies")
     order = make_policy("heuristic", s.ruleset, "allies", 1).choose(s, s.legal_orders())
     assert order["kind"] == "atomic_attack" and order["missile"] == "US-msl" and order["target"] in ("Europe", "Far East")
+
+
+def test_ssa_22_14d_a_convoy_is_damaged_and_its_cargo_shares_its_fate(ssa_game):
+    """Ruling (22.14d): the troops aboard are not attacked on their own; the convoy, damaged on
+    DE, loses 2 transport points of cargo as in naval combat (SSA-7.7a)."""
+    import json
+
+    tp = {"id": "US-tp", "nation": "US", "type": "transport", "at": "0206"}
+    s = game(ssa_game, [SB, BOMB, tp, US])
+    s.unit("US-inf").location = "0206"
+    s.unit("US-inf").flag("carried", "US-tp")  # aboard the convoy
+    s = to_step(s, "player/initial-movement", "axis")
+    s.apply({"kind": "atomic_mission", "bomber": "GE-sb", "bomb": "GE-atom", "to": "0206"})
+    s = aerial(s)
+    s.dice = FixedDice(1)  # 3-1, die 1: DE
+    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
+    assert [json.loads(d)["unit"] for d in s.events().filter(kind="atomic_result")["data"]] == ["US-tp"]
+    assert s.unit("US-tp").reduced
+    assert s.unit("US-inf").location == "Eliminated"  # the only cargo: its 2 transport points are lost
+    assert s.events().filter(kind="eliminated", rule="SSA-7.7a").height == 1
