@@ -77,6 +77,8 @@ def test_ssa_22_14f_no_other_attack_on_that_hex_this_combat_phase(ssa_game):
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "attack", "attackers": ["GE-inf"], "targets": ["0906"]})
     assert exc.value.rule == "SSA-22.14f"
+    s = to_step(s, "player/combat/air", "allies")  # the next Combat phase: the hex is open again
+    assert "0906" not in s.markers.get("atomic_hexes", []) and "0906" not in s.markers.get("air_attacked_hexes", [])
 
 
 def test_ssa_22_14g_first_use_on_a_city_costs_five_dice_of_morale_later_ones_three(ssa_game):
@@ -388,3 +390,15 @@ def test_ssa_22_14d_a_convoy_is_damaged_and_its_cargo_shares_its_fate(ssa_game):
     assert s.unit("US-tp").reduced
     assert s.unit("US-inf").location == "Eliminated"  # the only cargo: its 2 transport points are lost
     assert s.events().filter(kind="eliminated", rule="SSA-7.7a").height == 1
+
+
+def test_ssa_22_14c_a_bomb_not_dropped_flies_home_aboard_its_bomber(ssa_game):
+    """The player may end the aerial step without dropping: the bomber lands back at Port City
+    with the bomb, and may take it out again next turn."""
+    s = flown(ssa_game, [SB, BOMB, US, CONVOY])
+    s = aerial(s)
+    assert s.legal_orders_of("atomic_attack") == [{"kind": "atomic_attack", "bomb": "GE-atom"}]
+    s = to_step(s, "player/initial-movement", "axis")  # the next Axis turn
+    assert s.unit("GE-sb").location == "0306" and s.unit("GE-atom").location == "aboard:GE-sb"
+    assert {"kind": "atomic_mission", "bomber": "GE-sb", "bomb": "GE-atom", "to": "0906"} \
+        in s.legal_orders_of("atomic_mission")

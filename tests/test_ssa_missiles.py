@@ -213,3 +213,19 @@ def test_ssa_22_G_no_weapon_is_built_without_its_rule(ssa_game):
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "mobilize", "nation": "GE", "type": "strategic_missile", "at": "GE-log"})
     assert exc.value.rule == "SSA-22.G"
+
+
+def test_ssa_22_13c_e_fired_from_europe_an_exchange_costs_the_missile_nothing(ssa_game):
+    """From the Europe holding area to Mill Town: 10 against AA 5 is 2-1; die 4 is EX, whose
+    'eliminate 1 attacking air unit' finds no aircraft: the marker is placed and nothing else lost."""
+    import json
+
+    s = aerial(game(ssa_game, [{**LOG, "at": "Europe"}, {**MSL, "at": "Europe"}, US]))
+    order = {"kind": "fire_missile", "missiles": ["GE-msl"], "target": "0806"}
+    assert order in s.legal_orders_of("fire_missile")
+    s.dice = FixedDice(4)
+    s.apply(order)
+    d = json.loads(s.events().filter(kind="air_combat")["data"][0])
+    assert (d["attack"], d["defense"], d["column"], d["result"]) == (10, 5, "2-1", "EX")
+    assert s.arrays["bombed"][s.map.index("0806")]
+    assert s.unit("GE-log").location == "Europe" and not s.events().filter(kind="eliminated").height
