@@ -264,11 +264,23 @@ class SSABrain(Brain):
         return min(opts, key=lambda x: x[:2])[2] if opts else None
 
     def weapons(self, ctx: Context) -> dict[str, Any] | None:
-        """SSA-22.14, 22.13: a bomb over its target falls; missiles go to the most valuable enemy
-        city not yet bombed (for the Allies, Europe when no city is in reach)."""
+        """SSA-22.14, 22.13: a bomb over its target falls; a bomb on a missile goes to a holding
+        area (Allies) or the strongest enemy stack (two divisions' worth at least); missiles go to
+        the most valuable enemy city not yet bombed (for the Allies, Europe when no city is in reach)."""
         drops = ctx.legal("atomic_attack")
         if drops:
-            return drops[0]
+            flown = [o for o in drops if "missile" not in o]
+            if flown:
+                return flown[0]
+            hm, enemy_str = ctx.state.map, self._info(ctx)["enemy_str"]
+
+            def stack(o: dict[str, Any]) -> tuple:
+                t = o["target"]
+                return (float("inf") if not hm.has_hex(t) else float(enemy_str[hm.index(t)]), t)
+
+            best = max(drops, key=stack)
+            if stack(best)[0] >= 12:
+                return best
         opts = ctx.legal("fire_missile")
         if not opts:
             return None
