@@ -36,7 +36,6 @@ truncated after ``max_orders`` orders.  Same scenario, seed and actions give the
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -79,6 +78,7 @@ class WorkbenchEnv(AECEnv):
         rs = self.game.ruleset
         self.possible_agents = list(rs.sides)
         self.kinds = sorted(set(rs.order_kinds) | set(FLOW)) + ["other"]
+        self._kind_id = {k: i for i, k in enumerate(self.kinds)}
         probe = self.game.new_state(0 if seed is None else seed)
         self.unit_ids = sorted(probe.units_by_id)
         self._slot = {u: k for k, u in enumerate(self.unit_ids)}
@@ -121,6 +121,7 @@ class WorkbenchEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._pending: list[dict[str, Any]] | None = None
         self._legal: list[dict[str, Any]] | None = None
+        self._by_key: dict[int, list[dict[str, Any]]] | None = None
         self._layers: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
         self._margin = self._score()
         self.agent_selection = self._whose()
@@ -169,13 +170,14 @@ class WorkbenchEnv(AECEnv):
     def legal(self) -> list[dict[str, Any]]:
         """The legal orders of the current decision, in a canonical order (cached per decision)."""
         if self._legal is None:
-            self._legal = sorted(self.state.legal_orders(), key=lambda o: json.dumps(o, sort_keys=True))
+            # canonical: by the order's fields in key order, whatever order the rules list them in
+            self._legal = sorted(self.state.legal_orders(), key=lambda o: str(sorted(o.items())))
         return self._legal
 
     def key(self, order: dict[str, Any]) -> int:
         """The first move's index of an order: ``kind_id * U + unit_slot``."""
         kind = order.get("kind")
-        k = self.kinds.index(kind) if kind in self.kinds else len(self.kinds) - 1
+        k = self._kind_id.get(kind, len(self.kinds) - 1)
         unit = None
         for f in PRINCIPAL:
             v = order.get(f)
@@ -189,10 +191,11 @@ class WorkbenchEnv(AECEnv):
         return k * self.U + slot
 
     def _groups(self) -> dict[int, list[dict[str, Any]]]:
-        out: dict[int, list[dict[str, Any]]] = {}
-        for o in self.legal():
-            out.setdefault(self.key(o), []).append(o)
-        return out
+        if self._by_key is None:  # once per decision: a big decision has thousands of orders
+            self._by_key = {}
+            for o in self.legal():
+                self._by_key.setdefault(self.key(o), []).append(o)
+        return self._by_key
 
     def _place(self, order: dict[str, Any]) -> int:
         hm = self.state.map
@@ -239,7 +242,7 @@ class WorkbenchEnv(AECEnv):
         s = self.state
         acting = self.agent_selection
         s.apply(order)
-        self._legal = None
+        self._legal = self._by_key = None
         margin = self._score()
         delta = margin - self._margin
         self._margin = margin
