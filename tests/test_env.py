@@ -151,3 +151,23 @@ def test_supply_and_zoc_channels_are_the_players_map_overlays():
     assert set(np.flatnonzero(env.observe(other)["hexes"][8])) == theirs
     zoc = s.ruleset.overlays(s, me)["zoc"]
     assert obs["hexes"][9].sum() > 0 and set(np.flatnonzero(obs["hexes"][9])) == set(np.flatnonzero(zoc))
+
+
+def test_the_lesson_notebook_is_its_generators_output_without_outputs():
+    """notebooks/rl-environment.ipynb is written by make_rl_environment.py (stable cell ids) and
+    committed without outputs; nbval runs it in CI."""
+    import sys
+    from pathlib import Path
+
+    import nbformat
+
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    sys.path.insert(0, str(notebooks))
+    try:
+        import make_rl_environment as mrl
+    finally:
+        sys.path.remove(str(notebooks))
+    committed = nbformat.read(mrl.NOTEBOOK, as_version=4)
+    assert [c.source for c in committed.cells] == [c.source for c in mrl.build().cells]
+    assert [c.id for c in committed.cells] == [c.id for c in mrl.build().cells]
+    assert all(not c.get("outputs") for c in committed.cells if c.cell_type == "code")
