@@ -35,8 +35,19 @@ def limit_for(state: State, label: str, nations: list[str]) -> int:
 
 
 def stack_of(state: State, label: str, side: str) -> list[Unit]:
-    return [u for u in state.units_by_id.values()
-            if u.location == label and u.side == side and counts(state, u)]
+    return list(_stacks(state).get((label, side), ()))
+
+
+def _stacks(state: State) -> dict[tuple[str, str], list[Unit]]:
+    """Counting units by (hex, side), in unit order: one pass per position, not one per hex asked."""
+    def compute() -> dict[tuple[str, str], list[Unit]]:
+        out: dict[tuple[str, str], list[Unit]] = {}
+        for u in state.units_by_id.values():
+            if counts(state, u):
+                out.setdefault((u.location, u.side), []).append(u)
+        return out
+
+    return state.derived("eto.stacks", compute, len(state.units_by_id))
 
 
 def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple[str, ...] = ()) -> bool:
