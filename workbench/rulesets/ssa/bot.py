@@ -679,10 +679,14 @@ class SSABrain(Brain):
         st, hm = ctx.state, ctx.state.map
         letter = u.props.get("letter")
 
+        stacks: dict[str, list] = {}  # own land units but leaders, by hex (in unit order)
+        for v in st.units_by_id.values():
+            if v.side == ctx.side and values.is_land(st, v) and not values.is_leader(st, v):
+                stacks.setdefault(v.location, []).append(v)
+
         def worth(label: str) -> float:
             i = hm.index(label)
-            stack = [v for v in st.units_by_id.values() if v.side == ctx.side and v.location == label
-                     and values.is_land(st, v) and not values.is_leader(st, v)]
+            stack = stacks.get(label)
             if not stack:
                 return -1.0
             w = float(info["own_str"][i])

@@ -28,6 +28,7 @@ def type_value(tables: dict[str, Any], utype: str, nation: str, key: str, defaul
 
 
 _MISSING = object()
+_UNCACHED = object()
 
 
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
@@ -44,10 +45,9 @@ def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
     if cache is None:
         cache = state.game.cached("ssa.unit_values", dict)
     k = (unit.type, unit.nation, key)
-    v = cache.get(k, _MISSING)
-    if v is _MISSING:
-        v = type_value(state.ruleset.tables, unit.type, unit.nation, key, _MISSING)
-        cache[k] = v
+    v = cache.get(k, _UNCACHED)
+    if v is _UNCACHED:  # fields the counter lacks are cached too (as _MISSING)
+        v = cache[k] = type_value(state.ruleset.tables, unit.type, unit.nation, key, _MISSING)
     return default if v is _MISSING else v
 
 
