@@ -60,6 +60,7 @@ class State:
         self._rolled = False
         self._derived: dict[Any, tuple[Any, Any]] = {}
         self._closing: dict[str, Any] | None = None
+        self._checked = None  # (version, order) of the last order check passed
 
     # == reading ===============================================================
     @property
@@ -614,6 +615,7 @@ class State:
         other._rolled = False
         other._derived = {}
         other._closing = None
+        other._checked = None
         other.restore(self.snapshot())
         return other
 
