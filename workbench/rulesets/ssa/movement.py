@@ -448,23 +448,27 @@ class RailOrder(OrderKind):
         if away is not None:  # SSA-18.2a-18.4
             blocked = blocked | away
         bombed = state.arrays.get("bombed")
+        if bombed is not None:
+            blocked = blocked | bombed
         src = hm.index(unit.location)
         parent = {src: src}
-        frontier = [src]
-        while frontier:
-            nxt = []
-            for a in frontier:
-                if a != src and ctrl[a] == enemy_ctrl:
-                    continue  # must stop in the first enemy-controlled hex
-                for d in range(6):
-                    b = int(hm.neighbors[a, d])
-                    if b < 0 or b in parent or not ta.transport[a, d] or blocked[b]:
-                        continue
-                    if bombed is not None and bombed[b]:
-                        continue
-                    parent[b] = a
-                    nxt.append(b)
-            frontier = nxt
+        seen = np.zeros(hm.size + 1, dtype=bool)  # the last slot stands for "off the map"
+        seen[src] = seen[hm.size] = True
+        frontier = np.array([src], dtype=np.int64)
+        while frontier.size:  # one ring at a time, vectorised; hexes and directions in the loop's order
+            frontier = frontier[(frontier == src) | (ctrl[frontier] != enemy_ctrl)]  # stop in enemy control
+            b = hm.neighbors[frontier].ravel()
+            a = np.repeat(frontier, 6)
+            b = np.where(b < 0, hm.size, b)
+            ok = ~seen[b] & ta.transport[frontier].ravel()
+            ok[ok] = ~blocked[b[ok]]
+            a, b = a[ok], b[ok]
+            b, first = np.unique(b, return_index=True)  # the first finder of a hex is its parent
+            order = np.argsort(first, kind="stable")
+            a, b = a[first[order]], b[order]
+            parent.update(zip(b.tolist(), a.tolist(), strict=True))
+            seen[b] = True
+            frontier = b
         return parent, src
 
     def _network(self, state: State, side: str):  # noqa: ANN202
