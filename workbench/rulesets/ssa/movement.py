@@ -439,6 +439,9 @@ class RailOrder(OrderKind):
 
     def _graph(self, state: State, unit: Unit) -> tuple[dict[int, int], int]:
         """Breadth-first over line hexsides; enemy-controlled hexes end a branch (SSA-5.7b)."""
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import breadth_first_order
+
         hm = state.map
         ta = terrain_arrays(state)
         ctrl = control_array(state)
@@ -451,24 +454,22 @@ class RailOrder(OrderKind):
         if bombed is not None:
             blocked = blocked | bombed
         src = hm.index(unit.location)
+        # the line hexsides as a graph in (hex, direction) order: scipy's breadth-first search then
+        # finds every hex from the same parent, in the same order, as a loop over hexes and directions
+        nb = hm.neighbors
+        a = np.repeat(np.arange(hm.size), 6)
+        b = nb.ravel()
+        ok = ta.transport.ravel() & (b >= 0)
+        ok[ok] = ~blocked[b[ok]]
+        ok &= (a == src) | (ctrl[a] != enemy_ctrl)  # must stop in the first enemy-controlled hex
+        indptr = np.zeros(hm.size + 1, dtype=np.int32)
+        np.cumsum(np.bincount(a[ok], minlength=hm.size), out=indptr[1:])
+        graph = csr_matrix((np.ones(int(ok.sum())), b[ok].astype(np.int32), indptr), shape=(hm.size, hm.size))
+        graph.has_sorted_indices = False  # keep the direction order (never sort: it changes parents)
+        found, pred = breadth_first_order(graph, src, directed=True, return_predecessors=True)
         parent = {src: src}
-        seen = np.zeros(hm.size + 1, dtype=bool)  # the last slot stands for "off the map"
-        seen[src] = seen[hm.size] = True
-        frontier = np.array([src], dtype=np.int64)
-        while frontier.size:  # one ring at a time, vectorised; hexes and directions in the loop's order
-            frontier = frontier[(frontier == src) | (ctrl[frontier] != enemy_ctrl)]  # stop in enemy control
-            b = hm.neighbors[frontier].ravel()
-            a = np.repeat(frontier, 6)
-            b = np.where(b < 0, hm.size, b)
-            ok = ~seen[b] & ta.transport[frontier].ravel()
-            ok[ok] = ~blocked[b[ok]]
-            a, b = a[ok], b[ok]
-            b, first = np.unique(b, return_index=True)  # the first finder of a hex is its parent
-            order = np.argsort(first, kind="stable")
-            a, b = a[first[order]], b[order]
-            parent.update(zip(b.tolist(), a.tolist(), strict=True))
-            seen[b] = True
-            frontier = b
+        rest = found[1:]
+        parent.update(zip(rest.tolist(), pred[rest].tolist(), strict=True))
         return parent, src
 
     def _network(self, state: State, side: str):  # noqa: ANN202
