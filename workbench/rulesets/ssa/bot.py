@@ -220,13 +220,17 @@ class SSABrain(Brain):
             if not opts:
                 continue
 
-            def worth(o: dict[str, Any]) -> float:
+            def worth(o: dict[str, Any], printed: dict[tuple[str, str], float] = {}) -> float:  # noqa: B006
+                """Printed strength; ``printed`` memoises (type, nation): hundreds of options share a few."""
                 t = o.get("type")
                 if t is None and isinstance(o.get("unit"), str) and o["unit"] in ctx.state.units_by_id:
                     u = ctx.state.units_by_id[o["unit"]]
                     return values.full_cf(ctx.state, u)
                 if isinstance(t, str):
-                    return float(values.type_value(tables, t, o.get("nation", ""), "cf", 0) or 0)
+                    k = (t, o.get("nation", ""))
+                    if k not in printed:
+                        printed[k] = float(values.type_value(tables, t, k[1], "cf", 0) or 0)
+                    return printed[k]
                 return 0.0
 
             best = ctx.first_ok(sorted(opts, key=lambda o: -worth(o))[:5])
