@@ -220,13 +220,17 @@ class SSABrain(Brain):
             if not opts:
                 continue
 
-            def worth(o: dict[str, Any]) -> float:
+            def worth(o: dict[str, Any], printed: dict[tuple[str, str], float] = {}) -> float:  # noqa: B006
+                """Printed strength; ``printed`` memoises (type, nation): hundreds of options share a few."""
                 t = o.get("type")
                 if t is None and isinstance(o.get("unit"), str) and o["unit"] in ctx.state.units_by_id:
                     u = ctx.state.units_by_id[o["unit"]]
                     return values.full_cf(ctx.state, u)
                 if isinstance(t, str):
-                    return float(values.type_value(tables, t, o.get("nation", ""), "cf", 0) or 0)
+                    k = (t, o.get("nation", ""))
+                    if k not in printed:
+                        printed[k] = float(values.type_value(tables, t, k[1], "cf", 0) or 0)
+                    return printed[k]
                 return 0.0
 
             best = ctx.first_ok(sorted(opts, key=lambda o: -worth(o))[:5])
@@ -691,10 +695,14 @@ class SSABrain(Brain):
         st, hm = ctx.state, ctx.state.map
         letter = u.props.get("letter")
 
+        stacks: dict[str, list] = {}  # own land units but leaders, by hex (in unit order)
+        for v in st.units_by_id.values():
+            if v.side == ctx.side and values.is_land(st, v) and not values.is_leader(st, v):
+                stacks.setdefault(v.location, []).append(v)
+
         def worth(label: str) -> float:
             i = hm.index(label)
-            stack = [v for v in st.units_by_id.values() if v.side == ctx.side and v.location == label
-                     and values.is_land(st, v) and not values.is_leader(st, v)]
+            stack = stacks.get(label)
             if not stack:
                 return -1.0
             w = float(info["own_str"][i])
