@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from benchmarks import (
     bench_batch,
+    bench_bots,
     bench_eto_supply,
     bench_fuzz,
     bench_games,
@@ -23,6 +24,7 @@ def main() -> None:
     bench_page.main(["--repeat", "2", "--load", "ssa/1941,eto/barbarossa-1941"])
     bench_batch.main([])
     bench_games.main([])
+    bench_bots.main([])  # whole heuristic games against the figures before the speed-up
     bench_fuzz.main(["--orders", "200"])
     bench_strength.main(["--games", "4"])
 

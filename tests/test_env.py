@@ -10,10 +10,39 @@ from pettingzoo.test import api_test
 from workbench.env import WIN, WorkbenchEnv
 
 VOI = "ssa/valor-of-ignorance"
+BRITAIN = "eto/battle-of-britain-1940"
 
 
 def test_pettingzoo_api_test_passes_on_valor_of_ignorance():
     api_test(WorkbenchEnv(VOI, seed=1, max_orders=300), num_cycles=100, verbose_progress=False)
+
+
+def test_pettingzoo_api_test_passes_on_an_eto_scenario():
+    api_test(WorkbenchEnv(BRITAIN, seed=1, max_orders=200), num_cycles=60, verbose_progress=False)
+
+
+@pytest.mark.parametrize("scenario", [VOI, BRITAIN, "eto/mediterranean-1941"])
+def test_every_order_behind_the_mask_applies_without_error(scenario: str):
+    """Each masked-in first move, and each order its second move offers, is carried out on a
+    fork of the game without ``IllegalOrder``, for the first decisions of a randomly played game."""
+    env = WorkbenchEnv(scenario, seed=5)
+    env.reset()
+    rng = np.random.default_rng(5)
+    tried = 0
+    for _ in range(12):
+        if env._pending is None:
+            mask = env.action_mask()
+            groups = env._groups()
+            assert set(np.flatnonzero(mask)) == set(groups)
+            for key in np.flatnonzero(mask):
+                options = groups[int(key)]
+                for order in (options if len(options) <= 3 else [options[0], options[-1]]):
+                    env.state.fork().apply(order)
+                    tried += 1
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask()))))
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+    assert tried > 20
 
 
 def _play(env: WorkbenchEnv, steps: int, seed: int) -> list[int]:
@@ -104,3 +133,41 @@ def test_episodes_end_by_truncation_or_by_the_games_end_with_a_win_bonus():
     assert sum(total.values()) == pytest.approx(0.0)  # zero-sum throughout
     winner = env.state.result["winner"]
     assert env.rewards[winner] == pytest.approx(env.infos[winner]["margin_change"] + WIN)
+
+
+def test_supply_and_zoc_channels_are_the_players_map_overlays():
+    """Own units out of supply (SSA-10) mark their hexes for their own side only; the enemy's
+    land ZOC (SSA-8) is the workbench's ZOC overlay for that player."""
+    env = WorkbenchEnv("ssa/1941", seed=1)
+    env.reset()
+    s, me = env.state, env.agent_selection
+    other = [a for a in env.agents if a != me][0]
+    obs = env.observe(me)
+    hm = s.map
+    bad = s.ruleset.out_of_supply(s)
+    mine = {hm.index(s.unit(u).location) for u in bad if s.unit(u).side == me}
+    theirs = {hm.index(s.unit(u).location) for u in bad if s.unit(u).side == other}
+    assert mine and set(np.flatnonzero(obs["hexes"][8])) == mine
+    assert set(np.flatnonzero(env.observe(other)["hexes"][8])) == theirs
+    zoc = s.ruleset.overlays(s, me)["zoc"]
+    assert obs["hexes"][9].sum() > 0 and set(np.flatnonzero(obs["hexes"][9])) == set(np.flatnonzero(zoc))
+
+
+def test_the_lesson_notebook_is_its_generators_output_without_outputs():
+    """notebooks/rl-environment.ipynb is written by make_rl_environment.py (stable cell ids) and
+    committed without outputs; nbval runs it in CI."""
+    import sys
+    from pathlib import Path
+
+    import nbformat
+
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    sys.path.insert(0, str(notebooks))
+    try:
+        import make_rl_environment as mrl
+    finally:
+        sys.path.remove(str(notebooks))
+    committed = nbformat.read(mrl.NOTEBOOK, as_version=4)
+    assert [c.source for c in committed.cells] == [c.source for c in mrl.build().cells]
+    assert [c.id for c in committed.cells] == [c.id for c in mrl.build().cells]
+    assert all(not c.get("outputs") for c in committed.cells if c.cell_type == "code")

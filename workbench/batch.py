@@ -37,6 +37,7 @@ same function on a Dask cluster.  Results do not depend on where a game runs.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -456,21 +457,49 @@ def run_batch(configs: Config | list[Config], games: int, out: str | Path, *, se
             client.close()
 
 
-def _run_pool(todo: list, out: str, n: int, bar) -> None:  # noqa: ANN001
-    """Play ``todo`` on ``n`` local processes.  If anything goes wrong here (a game's error,
-    Ctrl-C), the workers are killed rather than left to finish their games."""
+#: The local worker pools, by size: started once per process and reused by every later batch, so a
+#: short batch pays no start-up (spawning, importing, loading the scenario: ~2 s a worker).
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def local_pool(n: int) -> ProcessPoolExecutor:
+    """The pool of ``n`` local workers, started on first use and kept for later batches.  Only a
+    game's configuration, index and seeds travel to a worker (never a state); each worker loads a
+    scenario once (:func:`_game`) and plays every game it is given of it."""
+    pool = _POOLS.get(n)
+    if pool is not None and not getattr(pool, "_broken", False) and not getattr(pool, "_shutdown_thread", False):
+        return pool
     # spawn, not fork: forking a process whose polars/numpy thread pools are running can deadlock
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
+    pool = _POOLS[n] = ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_worker_init,
+                                           initargs=(os.getpid(),))
+    return pool
+
+
+def close_pools() -> None:
+    """Stop the kept worker pools (at exit, or to free their memory)."""
+    while _POOLS:
+        _, pool = _POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(close_pools)
+
+
+def _run_pool(todo: list, out: str, n: int, bar) -> None:  # noqa: ANN001
+    """Play ``todo`` on ``n`` local processes (kept for the next batch).  If anything goes wrong
+    here (a game's error, Ctrl-C), the workers are killed rather than left to finish their games."""
+    pool = local_pool(n)
     try:
         futs = [pool.submit(run_game_to_files, cfg, i, s, out) for cfg, i, s in todo]
         for f in as_completed(futs):
             f.result()
             bar.update(1)
     except BaseException:
+        if _POOLS.get(n) is pool:
+            del _POOLS[n]
         _kill_pool(pool)
         raise
-    pool.shutdown()
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:

@@ -22,7 +22,8 @@ When the first move leaves one order only, it is carried out at once.  ``end_ste
 * ``hexes``: ``float32[C, N]`` over the map's dense hex index, channels
   :data:`HEX_CHANNELS` (own land strength, own aircraft, own ships, seen enemy land
   strength, seen enemy aircraft and ships, hidden enemy stacks, line control +1/-1, terrain
-  class / number of classes);
+  class / number of classes, own units out of supply, the enemy's zones of control: the last
+  three are the workbench's map overlays for that player, ``ruleset.overlays(state, side)``);
 * ``tracks``: ``float32[T]``, :data:`TRACKS` (turn progress, own phase, move stage, and the
   ruleset's metrics for both sides: objective value, steps lost, VP, morale);
 * ``choices``: ``int32[A, 2]`` (second move only); ``action_mask``: ``int8[A]``.
@@ -35,7 +36,6 @@ truncated after ``max_orders`` orders.  Same scenario, seed and actions give the
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -46,7 +46,7 @@ from workbench.engine import load_scenario
 from workbench.engine.state import State
 
 HEX_CHANNELS = ("own_land_strength", "own_air", "own_naval", "enemy_land_strength", "enemy_air_naval",
-                "hidden_enemy_stacks", "control", "terrain")
+                "hidden_enemy_stacks", "control", "terrain", "own_out_of_supply", "enemy_zoc")
 TRACKS = ("turn_progress", "own_phase", "stage", "own_objective_value", "enemy_objective_value",
           "own_steps_lost", "enemy_steps_lost", "own_vp", "enemy_vp", "own_morale", "enemy_morale")
 WIN = 100.0
@@ -78,6 +78,7 @@ class WorkbenchEnv(AECEnv):
         rs = self.game.ruleset
         self.possible_agents = list(rs.sides)
         self.kinds = sorted(set(rs.order_kinds) | set(FLOW)) + ["other"]
+        self._kind_id = {k: i for i, k in enumerate(self.kinds)}
         probe = self.game.new_state(0 if seed is None else seed)
         self.unit_ids = sorted(probe.units_by_id)
         self._slot = {u: k for k, u in enumerate(self.unit_ids)}
@@ -120,6 +121,8 @@ class WorkbenchEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._pending: list[dict[str, Any]] | None = None
         self._legal: list[dict[str, Any]] | None = None
+        self._by_key: dict[int, list[dict[str, Any]]] | None = None
+        self._layers: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
         self._margin = self._score()
         self.agent_selection = self._whose()
 
@@ -167,13 +170,14 @@ class WorkbenchEnv(AECEnv):
     def legal(self) -> list[dict[str, Any]]:
         """The legal orders of the current decision, in a canonical order (cached per decision)."""
         if self._legal is None:
-            self._legal = sorted(self.state.legal_orders(), key=lambda o: json.dumps(o, sort_keys=True))
+            # canonical: by the order's fields in key order, whatever order the rules list them in
+            self._legal = sorted(self.state.legal_orders(), key=lambda o: str(sorted(o.items())))
         return self._legal
 
     def key(self, order: dict[str, Any]) -> int:
         """The first move's index of an order: ``kind_id * U + unit_slot``."""
         kind = order.get("kind")
-        k = self.kinds.index(kind) if kind in self.kinds else len(self.kinds) - 1
+        k = self._kind_id.get(kind, len(self.kinds) - 1)
         unit = None
         for f in PRINCIPAL:
             v = order.get(f)
@@ -187,10 +191,11 @@ class WorkbenchEnv(AECEnv):
         return k * self.U + slot
 
     def _groups(self) -> dict[int, list[dict[str, Any]]]:
-        out: dict[int, list[dict[str, Any]]] = {}
-        for o in self.legal():
-            out.setdefault(self.key(o), []).append(o)
-        return out
+        if self._by_key is None:  # once per decision: a big decision has thousands of orders
+            self._by_key = {}
+            for o in self.legal():
+                self._by_key.setdefault(self.key(o), []).append(o)
+        return self._by_key
 
     def _place(self, order: dict[str, Any]) -> int:
         hm = self.state.map
@@ -237,7 +242,7 @@ class WorkbenchEnv(AECEnv):
         s = self.state
         acting = self.agent_selection
         s.apply(order)
-        self._legal = None
+        self._legal = self._by_key = None
         margin = self._score()
         delta = margin - self._margin
         self._margin = margin
@@ -262,6 +267,16 @@ class WorkbenchEnv(AECEnv):
         if d is None or d.side not in self.possible_agents:
             return self.agent_selection if getattr(self, "agent_selection", None) else self.possible_agents[0]
         return d.side
+
+    def _overlays(self, agent: str) -> dict[str, Any]:
+        """The map overlays ``agent`` sees in the workbench (control, own units out of supply,
+        the enemy's ZOC), computed once per position: tracing supply is the dearest part."""
+        n = self.state.event_stamp
+        cached = self._layers.get(agent)
+        if cached is None or cached[0] != n:
+            cached = (n, self.state.ruleset.overlays(self.state, agent))
+            self._layers[agent] = cached
+        return cached[1]
 
     def _score(self, state: State | None = None) -> float:
         """The first side's contest margin (objective value and steps lost, both ways)."""
@@ -293,12 +308,16 @@ class WorkbenchEnv(AECEnv):
         for h in getattr(view, "hidden_hexes", []):
             if hm.has_hex(h):
                 hexes[5, hm.index(h)] += 1.0
-        ctrl = s.arrays.get("control")
-        if ctrl is not None and np.shape(ctrl) == (self.N,):  # both games: 0 nobody, 1 first side, 2 second
-            mine = np.asarray(ctrl)
-            own = self.possible_agents.index(agent) + 1
-            hexes[6] = np.where(mine == own, 1.0, np.where(mine == 0, 0.0, -1.0))
+        layers = self._overlays(agent)  # codes: 0 nobody, 1 first side, 2 second side
+        own = self.possible_agents.index(agent) + 1
+        ctrl = layers.get("control")
+        if ctrl is not None and np.shape(ctrl) == (self.N,):
+            hexes[6] = np.where(ctrl == own, 1.0, np.where(ctrl == 0, 0.0, -1.0))
         hexes[7] = self._terrain_channel
+        for row, name in ((8, "supply"), (9, "zoc")):
+            codes = layers.get(name)
+            if codes is not None and np.shape(codes) == (self.N,):
+                hexes[row] = np.asarray(codes) != 0  # the face already keeps only this player's layer
         m = s.ruleset.metrics(s)
         other = [x for x in self.possible_agents if x != agent][0]
         turns = max(1, len(self.game.calendar))

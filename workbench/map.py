@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from workbench import hexgrid
 from workbench.hexgrid import HexGrid
 from workbench.static_cache import StaticCache
 
@@ -41,6 +42,8 @@ MAPS_DIR = Path(os.environ.get("WORKBENCH_MAPS", Path(__file__).resolve().parent
 
 #: Terrain names that count as water for land units in both games.
 WATER_TERRAINS = frozenset({"sea", "all-sea", "lake", "all-lake", "ocean"})
+#: How many hexes' distance rows a map keeps (:meth:`HexMap.dist_from`): ~50 KB each.
+DIST_ROWS = 1024
 
 
 @dataclass(frozen=True)
@@ -201,16 +204,34 @@ class HexMap(StaticCache):
 
     def dist_from(self, h: str | int) -> np.ndarray:
         """Hex distance from one hex (label, place or index) to every hex, as an array."""
-        i = self._idx(h)
-        return self.grid.distance(np.full(self.size, i), np.arange(self.size))
+        return self._dist_row(self._idx(h)).astype(np.int64)
 
     def dist_to_set(self, hexes: Any) -> np.ndarray:
         """Distance from every hex to the nearest of ``hexes`` (indices); ``10**6`` where the
         set is empty."""
         out = np.full(self.size, 10**6, dtype=np.int64)
         for i in hexes:
-            np.minimum(out, self.dist_from(int(i)), out=out)
+            np.minimum(out, self._dist_row(int(i)), out=out)
         return out
+
+    def _dist_row(self, i: int) -> np.ndarray:
+        """``int32[N]`` distances from hex ``i``, kept for the :data:`DIST_ROWS` hexes asked last
+        (the bots ask the same goals and fronts hundreds of times a game); read-only, shared."""
+        rows = self.cached("dist_rows", dict)
+        row = rows.get(i)
+        if row is None:
+            q, r = self._qr
+            row = hexgrid.distance(q[i], r[i], q, r).astype(np.int32)
+            row.flags.writeable = False
+            if len(rows) >= DIST_ROWS:
+                del rows[next(iter(rows))]  # the oldest first
+            rows[i] = row
+        return row
+
+    @cached_property
+    def _qr(self) -> tuple[np.ndarray, np.ndarray]:
+        """Axial coordinates of every hex as int64 (for the distance fields above)."""
+        return np.asarray(self.grid.q, dtype=np.int64), np.asarray(self.grid.r, dtype=np.int64)
 
     def _idx(self, h: str | int) -> int:
         if isinstance(h, str):

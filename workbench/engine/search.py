@@ -88,8 +88,10 @@ def graph_reach(graph, source: int, budget: float) -> tuple[dict[int, float], di
     dist, pred = dijkstra(graph, directed=True, indices=source, limit=budget + 1e-9,
                           return_predecessors=True)
     reached = np.flatnonzero(np.isfinite(dist))
-    cost = {int(i): float(dist[i]) for i in reached}
-    parent = {int(i): int(pred[i]) for i in reached if i != source}
+    hexes = reached.tolist()  # plain ints and floats in bulk: this runs for every unit checked
+    cost = dict(zip(hexes, dist[reached].tolist(), strict=True))
+    others = reached[reached != source]
+    parent = dict(zip(others.tolist(), pred[others].tolist(), strict=True))
     return cost, parent
 
 

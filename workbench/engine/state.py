@@ -40,6 +40,8 @@ _MAX_AUTOMATIC_STEPS = 100_000
 class State:
     """A position in a game.  Create with ``game.new_state(seed)``."""
 
+    _checked: tuple[tuple[Any, ...], dict[str, Any]] | None = None  # (version, order) check passed last
+
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.seed = seed
@@ -58,6 +60,7 @@ class State:
         self._rolled = False
         self._derived: dict[Any, tuple[Any, Any]] = {}
         self._closing: dict[str, Any] | None = None
+        self._checked = None  # (version, order) of the last order check passed
 
     # == reading ===============================================================
     @property
@@ -248,20 +251,32 @@ class State:
         if :meth:`apply` would accept it.  Changes nothing: bots, the UI and ``apply`` itself ask
         this, so nobody applies an order just to learn why it fails."""
         try:
-            self._validate(order)
+            _, canon = self._validate(order)
         except IllegalOrder as exc:
             return exc.refusal
+        self._checked = (self._version(), canon)
         return None
 
-    def _validate(self, order: Any) -> tuple[Any, dict[str, Any]]:
+    def _version(self) -> tuple[Any, ...]:
+        """Changes with every order, event, unit change and undo: a check made at one version
+        holds at the same version (:meth:`apply` with ``prechecked``)."""
+        f = self.frames[-1] if self.frames else {}
+        return (epoch(), len(self.orders), len(self.log), self.turn, len(self.frames), id(f),
+                f.get("side"), repr(f.get("pending")), id(self.tracks), id(self.markers))
+
+    def _validate(self, order: Any, prechecked: bool = False) -> tuple[Any, dict[str, Any]]:
         """Raise :class:`IllegalOrder` unless ``order`` is legal now; return its order kind
         (``None`` for the flow's own orders) and the canonical copy of the order that is
-        checked, carried out and recorded (:func:`canonical_order`)."""
+        checked, carried out and recorded (:func:`canonical_order`).  ``prechecked``: the
+        rules are not asked again if :meth:`check` passed this very order at this version."""
         d = self.decision
         order = canonical_order(order)
         if d is None:
             raise IllegalOrder("kernel", "the game is over; no more orders")
         kind = order["kind"]
+        if prechecked and self._checked is not None and self._checked[1] == order \
+                and self._checked[0] == self._version():
+            return (None if kind in FLOW_ORDERS else self.game.ruleset.order_kinds[kind]), order
         if kind not in d.kinds:
             open_ = ", ".join(d.kinds)
             raise IllegalOrder(d.rule or "kernel",
@@ -282,13 +297,17 @@ class State:
             self.game.ruleset.check_end_step(self, self.step, d.side)
         return handler, order
 
-    def apply(self, order: dict[str, Any]) -> list[dict[str, Any]]:
+    def apply(self, order: dict[str, Any], *, prechecked: bool = False) -> list[dict[str, Any]]:
         """Validate and carry out one order; return the events it caused.
 
         Raises :class:`IllegalOrder` (naming the rule) and leaves the state
         exactly as it was if the order is not legal now (the refusal :meth:`check` gives).
+        ``prechecked`` (the bots' loop, :func:`~workbench.bots.play`): skip asking the rules
+        again when :meth:`check` accepted this same order in this same position (same
+        :meth:`_version`); anything else is validated in full.
         """
-        handler, order = self._validate(order)
+        handler, order = self._validate(order, prechecked)
+        self._checked = None
         # validated: now mutate, restoring the snapshot if anything unexpected breaks
         snapshot = self.snapshot()
         first_event = len(self.log)
@@ -568,6 +587,7 @@ class State:
 
     def restore(self, snap: dict[str, Any]) -> None:
         self._derived = {}
+        self._checked = None
         touch()  # fresh unit objects: caches keyed on the unit epoch must not match
         (self.turn, self.frames, units, self.tracks, self.markers, self.arrays, dice, self.result,
          self.annotations) = pickle.loads(snap["blob"])
@@ -583,7 +603,7 @@ class State:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle without derived data: its stamps hold this process's unit epoch."""
-        return {**self.__dict__, "_derived": {}}
+        return {**self.__dict__, "_derived": {}, "_checked": None}
 
     def fork(self) -> State:
         """An independent copy to explore a what-if; the original is untouched.  The copy keeps
@@ -595,6 +615,7 @@ class State:
         other._rolled = False
         other._derived = {}
         other._closing = None
+        other._checked = None
         other.restore(self.snapshot())
         return other
 

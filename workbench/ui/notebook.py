@@ -165,6 +165,14 @@ lesson.record().save(path)
 assert wb.replay(path).digest() == lesson.digest()
 print('replayed', len(lesson.orders), 'orders; same digest', lesson.digest()[:12])
 print('""" + DONE_MARK + """')"""),
+    ("markdown", """\
+## Where next
+
+* [The lessons](lessons/index.ipynb): the rules of both games, one subsystem at a time, on the real map.
+* [Balance testing](balance-testing.ipynb): how much the dice decide, from seeded bot games.
+* [The maps](maps.ipynb): how the two hex maps are built from geographic data.
+* [A game for learning agents](rl-environment.ipynb): any scenario as a PettingZoo environment
+  (`workbench.env`), with a simple agent evaluated against the random bot."""),
 ]
 
 

@@ -24,6 +24,7 @@ them ends (:func:`return_all`; 4A-G, 4B-D, and the end of Naval and Air Steps 2 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
@@ -143,11 +144,17 @@ class FlyOrder(OrderKind):
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         """One order per mission-capable unit and nearby target (a sample for bots and the planner)."""
+        return list(self._orders(state))
+
+    def any_legal(self, state: State) -> bool:
+        """Stops at the first legal order (the flow asks this to skip empty air steps)."""
+        return next(self._orders(state), None) is not None
+
+    def _orders(self, state: State) -> Iterator[dict[str, Any]]:
         side = state.decision.side if state.decision else None
         if side is None:
-            return []
+            return
         missions = allowed_missions(state)
-        out: list[dict[str, Any]] = []
         for u in air_units.air_units(state, side):  # ATP markers too: they change base (18.1)
             for mission in missions:
                 if unit_why_not(state, side, u, mission) is not None:
@@ -155,8 +162,7 @@ class FlyOrder(OrderKind):
                 for to in candidate_targets(state, side, u, mission)[:3]:
                     order = {"kind": "fly", "units": [u.id], "mission": mission, "to": to}
                     if state.check(order) is None:
-                        out.append(order)
-        return out
+                        yield order
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         plan(state, order)

@@ -47,16 +47,24 @@ def interval_violations(state: State, hq: Unit, at: str) -> str:
         return ""  # authored: an off-map box is no distance from any hex (23.4 counts hexes)
     i = hm.index(at)
     ra = values.command_radius(state, hq)
-    for other in state.units_by_id.values():
-        if other.id == hq.id or other.side != hq.side or not values.on_map(other) \
-                or values.unit_class(state, other) != "hq":
+    for other, j, rb in _hqs_on_map(state, hq.side):
+        if other.id == hq.id:
             continue
-        j = hm.index(other.location)
         dist = int(hm.grid.distance(i, j))
-        rb = values.command_radius(state, other)
         if not adj.hq_interval_ok(ra, rb, dist, False) and not sea_between(state, i, j):
             return f"{dist} hexes of {other.id} (at least {max(ra, rb)} needed)"
     return ""
+
+
+def _hqs_on_map(state: State, side: str) -> list[tuple[Unit, int, int]]:
+    """``side``'s HQs on the map, in unit order, with their hex and command radius: once per
+    position (23.4 asks this for every hex an HQ could move to)."""
+    def compute() -> list[tuple[Unit, int, int]]:
+        return [(u, state.map.index(u.location), values.command_radius(state, u))
+                for u in state.units_by_id.values()
+                if u.side == side and values.on_map(u) and values.unit_class(state, u) == "hq"]
+
+    return state.derived(("eto.hqs_on_map", side), compute, len(state.units_by_id))
 
 
 def region_mask(state: State, unit: Unit) -> np.ndarray | None:

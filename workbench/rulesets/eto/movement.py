@@ -33,6 +33,7 @@ generalisation needed (a stateful reach) for lifting into the engine.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -665,8 +666,14 @@ class MoveOrder(OrderKind):
         return out
 
     def legal(self, state: State) -> list[dict[str, Any]]:
+        return list(self._orders(state))
+
+    def any_legal(self, state: State) -> bool:
+        """Stops at the first legal move (the flow asks this to skip empty steps)."""
+        return next(self._orders(state), None) is not None
+
+    def _orders(self, state: State) -> Iterator[dict[str, Any]]:
         hm = state.map
-        out = []
         mode = self.mode(state)
         for u in sorted(self.movers(state), key=lambda u: u.id):
             if values.unit_class(state, u) == "general" and mode != "movement":
@@ -681,12 +688,11 @@ class MoveOrder(OrderKind):
                     paths.append(p)
             for path in paths:
                 order = {"kind": "move", "unit": u.id, "path": path}
-                out.append(order)
+                yield order
                 for g in gens:
                     if mode == "exploit" and g.id != u.props.get("exploiter"):
                         continue
-                    out.append({**order, "general": g.id})
-        return out
+                    yield {**order, "general": g.id}
 
     def route(self, state: State, unit: Unit, to: str) -> list[str] | None:
         """A move by destination (``"to"`` instead of ``"path"``): the path the kernel would list

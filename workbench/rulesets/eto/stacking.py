@@ -35,8 +35,19 @@ def limit_for(state: State, label: str, nations: list[str]) -> int:
 
 
 def stack_of(state: State, label: str, side: str) -> list[Unit]:
-    return [u for u in state.units_by_id.values()
-            if u.location == label and u.side == side and counts(state, u)]
+    return list(_stacks(state).get((label, side), ()))
+
+
+def _stacks(state: State) -> dict[tuple[str, str], list[Unit]]:
+    """Counting units by (hex, side), in unit order: one pass per position, not one per hex asked."""
+    def compute() -> dict[tuple[str, str], list[Unit]]:
+        out: dict[tuple[str, str], list[Unit]] = {}
+        for u in state.units_by_id.values():
+            if u.location.isdigit() and counts_type(state, u):  # counts(), inlined: ~400 units a pass
+                out.setdefault((u.location, u.side), []).append(u)
+        return out
+
+    return state.derived("eto.stacks", compute, len(state.units_by_id))
 
 
 def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple[str, ...] = ()) -> bool:
@@ -50,9 +61,15 @@ def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple
 def counts_type(state: State, unit: Unit) -> bool:
     """24.2: not the exempt classes (paratroops, generals, HQs), nor air units and ATP markers
     (their classes say ``counts_for_stacking = false``: air basing is 13.4's limit)."""
-    cls = values.unit_class(state, unit)
-    if state.ruleset.tables["units"]["classes"].get(cls, {}).get("counts_for_stacking") is False:
-        return False
-    return cls not in state.ruleset.tables["stacking"]["exempt"]["classes"]
+    cache = state.game.cached("eto.counts_type", dict)  # per type: the class and the tables decide
+    hit = cache.get(unit.type)
+    if hit is None:
+        cls = values.unit_class(state, unit)
+        if state.ruleset.tables["units"]["classes"].get(cls, {}).get("counts_for_stacking") is False:
+            hit = False
+        else:
+            hit = cls not in state.ruleset.tables["stacking"]["exempt"]["classes"]
+        cache[unit.type] = hit
+    return hit
 
 

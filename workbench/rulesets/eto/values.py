@@ -27,7 +27,14 @@ def nation_row(tables: dict[str, Any], utype: str, nation: str) -> dict[str, Any
 
 
 def unit_class(state: State, unit: Unit) -> str:
-    return type_row(state.ruleset.tables, unit.type).get("class", "infantry")
+    # ~5e6 calls a game: the class of each type is read from the units table once per game
+    cache = state.game._cache.get("eto.unit_class")
+    if cache is None:
+        cache = state.game.cached("eto.unit_class", dict)
+    c = cache.get(unit.type)
+    if c is None:
+        c = cache[unit.type] = type_row(state.ruleset.tables, unit.type).get("class", "infantry")
+    return c
 
 
 def is_class(state: State, unit: Unit, *classes: str) -> bool:

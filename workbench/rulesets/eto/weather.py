@@ -115,18 +115,33 @@ def air_grounded(state: State) -> np.ndarray:
 
 def lakes_frozen(state: State) -> np.ndarray:
     """``bool[N, 6]``: lake hexsides frozen now: W month, both hexes in the severe zone (1.5)."""
-    ta = terrain_arrays(state)
-    if letter(state) != "W":
-        return np.zeros_like(ta.lake_side)
-    nb = state.map.neighbors
-    both = ta.severe[:, None] & np.where(nb >= 0, ta.severe[np.maximum(nb, 0)], False)
-    return ta.lake_side & both
+    winter = letter(state) == "W"
+
+    def compute() -> np.ndarray:  # per game and W or not: the map and the terrain alone
+        ta = terrain_arrays(state)
+        if not winter:
+            out = np.zeros_like(ta.lake_side)
+        else:
+            nb = state.map.neighbors
+            both = ta.severe[:, None] & np.where(nb >= 0, ta.severe[np.maximum(nb, 0)], False)
+            out = ta.lake_side & both
+        out.flags.writeable = False  # shared: callers read it only
+        return out
+
+    return state.game.cached(("eto.lakes_frozen", winter), compute)
 
 
 def crossable_sides(state: State) -> np.ndarray:
     """``bool[N, 6]``: hexsides a land unit may cross now (24.1; frozen lakes 1.5)."""
-    ta = terrain_arrays(state)
-    return ~ta.closed_side & (~ta.lake_side | lakes_frozen(state)) & (state.map.neighbors >= 0)
+    winter = letter(state) == "W"
+
+    def compute() -> np.ndarray:  # per game and W or not, like lakes_frozen
+        ta = terrain_arrays(state)
+        out = ~ta.closed_side & (~ta.lake_side | lakes_frozen(state)) & (state.map.neighbors >= 0)
+        out.flags.writeable = False
+        return out
+
+    return state.game.cached(("eto.crossable_sides", winter), compute)
 
 
 def icebound_ports(state: State) -> set[str]:

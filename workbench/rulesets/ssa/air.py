@@ -57,7 +57,7 @@ FIGHTER_TYPES = ("standard_fighter", "advanced_fighter", "jet_fighter", "bomber_
 
 # ----------------------------------------------------------------------------------- helpers
 def is_air(state: State, u: Unit) -> bool:
-    return values.domain(state, u) == "air"
+    return values.value(state, u, "domain", "land") == "air"
 
 
 def air_range(state: State, u: Unit) -> int:
@@ -488,9 +488,11 @@ class FlyOrder(OrderKind):
                 cap = room[u.side].copy()
                 if not u.props.get("carrier"):
                     cap[i] += 1  # its own place
-                for j in np.flatnonzero((cap > 0) & (dist <= mult * rng)):
-                    if weather.current(state) and weather.flight_refusal(state, u, u.location, labels[j]):
-                        continue  # SSA-26.3-S/H
+                ok = (cap > 0) & (dist <= mult * rng)
+                if weather.current(state):  # SSA-26.3-S/H: weather.flight_refusal for every hex at once
+                    grounded_here = weather.no_flight(state)
+                    ok &= ~grounded_here & ~grounded_here[i]
+                for j in np.flatnonzero(ok):
                     if labels[j] != u.location or u.props.get("carrier"):
                         out.append({"kind": "fly", "unit": u.id, "to": labels[j], "mission": "transfer"})
                 for c in state.units_by_id.values():

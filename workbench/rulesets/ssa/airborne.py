@@ -83,6 +83,16 @@ def _enterable(state: State, unit: Unit, i: int) -> bool:
     return away is None or not away[i]
 
 
+def _coming(state: State, side: str) -> dict[str, int]:
+    """SSA-9.1: thirds of a division already on their way to each drop hex (``DROP``)."""
+    out: dict[str, int] = {}
+    for u in state.units_by_id.values():
+        to = u.props.get(DROP)
+        if u.side == side and to is not None:
+            out[to] = out.get(to, 0) + int(values.division_equivalents(state, u) * 3)
+    return out
+
+
 class AirborneDropOrder(OrderKind):
     """SSA-22.1a-d: an air transport lifts airborne units from its base to a drop hex."""
 
@@ -102,7 +112,10 @@ class AirborneDropOrder(OrderKind):
                        and is_special(state, u, PART) and not u.props.get("moved") and not u.props.get("mf_spent")
                        and not u.props.get("carried") and not frozen(state, u)), key=lambda u: u.id)
 
-    def _why_not(self, state: State, transport: Any, units: Any, to: Any) -> Refusal | None:
+    def _why_not(self, state: State, transport: Any, units: Any, to: Any,
+                 pre: dict[str, Any] | None = None) -> Refusal | None:
+        """Why the drop is refused, or None.  ``pre``: the position's transports, ready troops
+        and incoming drops, computed once by :meth:`legal` for its many candidates."""
         side = state.decision.side
         hm = state.map
         if not in_use(state, PART):
@@ -113,14 +126,14 @@ class AirborneDropOrder(OrderKind):
         t = state.units_by_id.get(transport) if isinstance(transport, str) else None
         if t is None or t.side != side or not values.value(state, t, "cargo", False):
             return Refusal("SSA-22.1a", f"{transport!r} is not one of your air transports")
-        if t not in self._transports(state, side):
+        if t not in (pre["transports"] if pre else self._transports(state, side)):
             return Refusal("SSA-22.1a", f"{t.id} must be on the ground at an airbase and not have flown this turn")
         if not base_supplied(state, t):
             return Refusal("SSA-22.1a", f"the airbase at {t.location} is out of supply: no airborne assault from it")
         if not isinstance(units, list) or not units or len(set(units)) != len(units) \
                 or not all(isinstance(x, str) for x in units):
             return Refusal("SSA-22.1a", "name the airborne units to lift, each once")
-        ready = {u.id for u in self._troops(state, t)}
+        ready = pre["ready"] if pre else {u.id for u in self._troops(state, t)}
         for uid in units:
             u = state.units_by_id.get(uid)
             if u is None or u.side != side:
@@ -150,8 +163,7 @@ class AirborneDropOrder(OrderKind):
         if over_hex(state, side, to) >= limit:
             return Refusal("SSA-9.2b", f"at most {limit} friendly air units may be in the air over {to}")
         cap = int(state.ruleset.tables["stacking"]["land"]["limit_per_hex"]) * 3
-        coming = sum(int(values.division_equivalents(state, u) * 3) for u in state.units_by_id.values()
-                     if u.side == side and u.props.get(DROP) == to)
+        coming = pre["coming"].get(to, 0) if pre else _coming(state, side).get(to, 0)
         mine = sum(int(values.division_equivalents(state, state.unit(u)) * 3) for u in units)
         if int(land_thirds(state, side)[j]) + coming + mine > cap:
             return Refusal("SSA-9.1", f"the drop would overstack {to} (limit {cap // 3} division-equivalents)")
@@ -167,8 +179,11 @@ class AirborneDropOrder(OrderKind):
         hm = state.map
         from workbench.rulesets.ssa.air import flight_distances
 
-        for t in self._transports(state, side):
+        transports = self._transports(state, side)
+        coming = _coming(state, side)
+        for t in transports:
             troops = self._troops(state, t)
+            pre = {"transports": transports, "ready": {u.id for u in troops}, "coming": coming}
             if not troops or not base_supplied(state, t):
                 continue
             d = flight_distances(state, hm.index(t.location))
@@ -184,7 +199,7 @@ class AirborneDropOrder(OrderKind):
             for g in groups:
                 for j in near:
                     order = {"kind": self.kind, "aircraft": t.id, "units": g, "to": hm.label(int(j))}
-                    if self._why_not(state, t.id, g, order["to"]) is None:
+                    if self._why_not(state, t.id, g, order["to"], pre) is None:
                         out.append(order)
         return out
 

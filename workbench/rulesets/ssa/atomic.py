@@ -48,7 +48,7 @@ from workbench.rulesets.ssa.air import (
     land_base_capacity,
     range_refusal,
 )
-from workbench.rulesets.ssa.losses import ELIMINATED, eliminate, reduce
+from workbench.rulesets.ssa.losses import ELIMINATED, eliminate
 from workbench.rulesets.ssa.missiles import (
     AERIAL,
     AIR_ATTACKED,
@@ -124,6 +124,22 @@ def target_refusal(state: State, side: str, target: Any, *, by_missile: bool) ->
     return None
 
 
+def candidate_targets(state: State, side: str, *, by_missile: bool) -> list[str]:
+    """What ``legal`` offers before :func:`target_refusal` filters: every hex holding enemy units
+    or an enemy-controlled city (22.14.G), and for a missile the holding areas (22.14h(3))."""
+    from workbench.rulesets.ssa.occupation import city_owner
+
+    hm = state.map
+    hexes = {u.location for u in state.units_by_id.values()
+             if u.side == other(side) and u.location.isdigit() and hm.has_hex(u.location)}
+    kinds = city_kinds(state)
+    hexes |= {hm.label(i) for i in range(hm.size) if kinds[i] and city_owner(state, i) == other(side)}
+    out = sorted(hexes)
+    if by_missile and side == "allies":
+        out += list(boxes_table(state)["allied_atomic_vs"])
+    return out
+
+
 class AtomicMissionOrder(OrderKind):
     """SSA-22.14c: a strategic bomber picks up the bomb in its hex and flies it to the target."""
 
@@ -171,9 +187,8 @@ class AtomicMissionOrder(OrderKind):
                  and b.location != ELIMINATED]
         if not bombs:
             return []
-        hm = state.map
-        enemy_hexes = sorted({u.location for u in state.units_by_id.values()
-                              if u.side == other(side) and u.location.isdigit()})
+        targets = [t for t in candidate_targets(state, side, by_missile=False)
+                   if target_refusal(state, side, t, by_missile=False) is None]
         out = []
         for b in sorted(bombs, key=lambda u: u.id):
             here = where(state, b)
@@ -181,9 +196,9 @@ class AtomicMissionOrder(OrderKind):
                 if bomber.side != side or bomber.location != here or not values.value(state, bomber, "atomic_delivery",
                                                                                      False):
                     continue
-                for t in enemy_hexes:
+                for t in targets:
                     o = {"kind": self.kind, "bomber": bomber.id, "bomb": b.id, "to": t}
-                    if hm.has_hex(t) and self._why_not(state, o) is None:
+                    if self._why_not(state, o) is None:
                         out.append(o)
         return out
 
@@ -222,6 +237,10 @@ class AtomicAttackOrder(OrderKind):
         mid = order.get("missile")
         if mid is None:  # from the bomber carrying it
             bomber = carrier(state, b)
+            if bomber is not None and bomber.props.get("mission") == "aborted" \
+                    and bomber.props.get("aborted_mission") == MISSION:
+                return Refusal("SSA-22.14c", f"{bomber.id} was turned back by interception: it brings {b.id} "
+                               "home and cannot drop it")
             if bomber is None or not is_air(state, bomber) or not flying(bomber) \
                     or bomber.props.get("mission") != MISSION:
                 return Refusal("SSA-22.14c", f"{b.id} is not aboard a strategic bomber on an atomic mission")
@@ -230,16 +249,9 @@ class AtomicAttackOrder(OrderKind):
             target = bomber.location
             why = target_refusal(state, side, target, by_missile=False)
             return why if why else (b, bomber, None, target)
-        why = missile_refusal(state, side, mid)
-        if why:
-            return why
-        m = state.unit(mid)
-        start = state.markers.get(START, {})
-        at_b, at_m = start.get(b.id, where(state, b)), start.get(m.id, where(state, m))
-        if at_b != at_m or where(state, b) != at_b or where(state, m) != at_m:
-            return Refusal("SSA-22.14c", f"{m.id} must begin the movement phase in the atomic weapon's hex ({at_b})")
-        if not at_b.isdigit() or land_base_capacity(state, side)[state.map.index(at_b)] <= 0:
-            return Refusal("SSA-22.14c", f"the atomic weapon must be at a friendly airbase; {at_b} is not one")
+        m = missile_with(state, side, b, mid)
+        if isinstance(m, Refusal):
+            return m
         target = order.get("target")
         why = target_refusal(state, side, target, by_missile=True)
         return why if why else (b, None, m, target)
@@ -249,12 +261,22 @@ class AtomicAttackOrder(OrderKind):
         if not in_use(state, PART) or (state.step.key if state.step else "") != AERIAL:
             return []
         out = []
-        for b in sorted(state.units_by_id.values(), key=lambda u: u.id):
-            if b.type != ATOMIC or b.side != side or b.location == ELIMINATED:
-                continue
+        bombs = [b for b in sorted(state.units_by_id.values(), key=lambda u: u.id)
+                 if b.type == ATOMIC and b.side == side and b.location != ELIMINATED]
+        missiles = [m for m in sorted(state.units_by_id.values(), key=lambda u: u.id)
+                    if m.type == MISSILE and m.side == side and m.location != ELIMINATED]
+        targets: list[str] | None = None
+        for b in bombs:
             o = {"kind": self.kind, "bomb": b.id}
             if not isinstance(self._plan(state, o), Refusal):
                 out.append(o)
+            for m in missiles:  # SSA-22.14c: or on a missile that began the movement phase with it
+                if isinstance(missile_with(state, side, b, m.id), Refusal):
+                    continue
+                if targets is None:
+                    targets = [t for t in candidate_targets(state, side, by_missile=True)
+                               if target_refusal(state, side, t, by_missile=True) is None]
+                out += [{"kind": self.kind, "bomb": b.id, "missile": m.id, "target": t} for t in targets]
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -283,6 +305,22 @@ class AtomicAttackOrder(OrderKind):
 
         if city_kinds(state)[i] and city_owner(state, i) == other(side):
             morale_loss(state, side, target)
+
+
+def missile_with(state: State, side: str, bomb: Unit, mid: Any) -> Unit | Refusal:
+    """SSA-22.14c: a missile ready to fire (22.13a-b) that began the movement phase in the bomb's
+    hex, a friendly airbase, and is still there with it."""
+    why = missile_refusal(state, side, mid)
+    if why:
+        return why
+    m = state.unit(mid)
+    start = state.markers.get(START, {})
+    at_b, at_m = start.get(bomb.id, where(state, bomb)), start.get(m.id, where(state, m))
+    if at_b != at_m or where(state, bomb) != at_b or where(state, m) != at_m:
+        return Refusal("SSA-22.14c", f"{m.id} must begin the movement phase in the atomic weapon's hex ({at_b})")
+    if not at_b.isdigit() or land_base_capacity(state, side)[state.map.index(at_b)] <= 0:
+        return Refusal("SSA-22.14c", f"the atomic weapon must be at a friendly airbase; {at_b} is not one")
+    return m
 
 
 def effects(state: State, side: str, target: str) -> None:
@@ -320,16 +358,18 @@ def effects(state: State, side: str, target: str) -> None:
 
 
 def _lose(state: State, side: str, u: Unit, effect: str, why: str) -> None:
-    """One unit's loss; the attacker's own partisans and special operations cost nobody morale
+    """One unit's loss (``reduce``: a land unit's step, a naval unit's damage, SSA-13.9, with
+    what rides on it); the attacker's own partisans and special operations cost nobody morale
     (22.14h(4))."""
     from workbench.rulesets.ssa import morale
+    from workbench.rulesets.ssa.casualties import lose
 
     own = u.side == side
     before = dict(state.markers.get(morale.LOSSES, {}))
-    if effect == "eliminate":
+    if why:
         eliminate(state, u, "SSA-22.14d", why)
     else:
-        reduce(state, u, "SSA-22.14d")
+        lose(state, u, effect, "SSA-22.14d")
     if own:
         state.markers[morale.LOSSES] = before
 

@@ -220,13 +220,17 @@ class SSABrain(Brain):
             if not opts:
                 continue
 
-            def worth(o: dict[str, Any]) -> float:
+            def worth(o: dict[str, Any], printed: dict[tuple[str, str], float] = {}) -> float:  # noqa: B006
+                """Printed strength; ``printed`` memoises (type, nation): hundreds of options share a few."""
                 t = o.get("type")
                 if t is None and isinstance(o.get("unit"), str) and o["unit"] in ctx.state.units_by_id:
                     u = ctx.state.units_by_id[o["unit"]]
                     return values.full_cf(ctx.state, u)
                 if isinstance(t, str):
-                    return float(values.type_value(tables, t, o.get("nation", ""), "cf", 0) or 0)
+                    k = (t, o.get("nation", ""))
+                    if k not in printed:
+                        printed[k] = float(values.type_value(tables, t, k[1], "cf", 0) or 0)
+                    return printed[k]
                 return 0.0
 
             best = ctx.first_ok(sorted(opts, key=lambda o: -worth(o))[:5])
@@ -264,11 +268,23 @@ class SSABrain(Brain):
         return min(opts, key=lambda x: x[:2])[2] if opts else None
 
     def weapons(self, ctx: Context) -> dict[str, Any] | None:
-        """SSA-22.14, 22.13: a bomb over its target falls; missiles go to the most valuable enemy
-        city not yet bombed (for the Allies, Europe when no city is in reach)."""
+        """SSA-22.14, 22.13: a bomb over its target falls; a bomb on a missile goes to a holding
+        area (Allies) or the strongest enemy stack (two divisions' worth at least); missiles go to
+        the most valuable enemy city not yet bombed (for the Allies, Europe when no city is in reach)."""
         drops = ctx.legal("atomic_attack")
         if drops:
-            return drops[0]
+            flown = [o for o in drops if "missile" not in o]
+            if flown:
+                return flown[0]
+            hm, enemy_str = ctx.state.map, self._info(ctx)["enemy_str"]
+
+            def stack(o: dict[str, Any]) -> tuple:
+                t = o["target"]
+                return (float("inf") if not hm.has_hex(t) else float(enemy_str[hm.index(t)]), t)
+
+            best = max(drops, key=stack)
+            if stack(best)[0] >= 12:
+                return best
         opts = ctx.legal("fire_missile")
         if not opts:
             return None
@@ -679,10 +695,14 @@ class SSABrain(Brain):
         st, hm = ctx.state, ctx.state.map
         letter = u.props.get("letter")
 
+        stacks: dict[str, list] = {}  # own land units but leaders, by hex (in unit order)
+        for v in st.units_by_id.values():
+            if v.side == ctx.side and values.is_land(st, v) and not values.is_leader(st, v):
+                stacks.setdefault(v.location, []).append(v)
+
         def worth(label: str) -> float:
             i = hm.index(label)
-            stack = [v for v in st.units_by_id.values() if v.side == ctx.side and v.location == label
-                     and values.is_land(st, v) and not values.is_leader(st, v)]
+            stack = stacks.get(label)
             if not stack:
                 return -1.0
             w = float(info["own_str"][i])

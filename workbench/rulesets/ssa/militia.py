@@ -21,6 +21,7 @@ from workbench.rulesets.ssa.occupation import city_hexes, controls_city
 from workbench.rulesets.ssa.special_units import is_special
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
 PART = "SSA-22.10"
@@ -37,12 +38,15 @@ def towns(state: State, side: str) -> list[int]:
     return [i for i in city_hexes(state, TOWN) if controls_city(state, side, i)]
 
 
-def supplied(state: State, unit: Unit, graph_t: csr_matrix, points: list[int]) -> bool:
+def supplied(state: State, unit: Unit, graph_t: csr_matrix, points: list[int],
+             dist: np.ndarray | None = None) -> bool:
     """SSA-22.10: a line of at most the unit's MF on ``graph_t`` (the reversed supply step graph of
-    its terrain class) reaches one of ``points`` (:func:`towns`)."""
+    its terrain class) reaches one of ``points`` (:func:`towns`).  ``dist``: the costs from
+    ``points`` on ``graph_t`` when the caller has them (one trace for all militia of a class)."""
     from workbench.rulesets.ssa.supply import cost_to
 
     if not points:
         return False
-    dist = cost_to(graph_t, points)[0]
+    if dist is None:
+        dist = cost_to(graph_t, points)[0]
     return bool(dist[state.map.index(unit.location)] <= values.mf(state, unit))

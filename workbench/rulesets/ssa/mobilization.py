@@ -451,24 +451,32 @@ class ReplaceOrder(OrderKind):
     def _candidates(self, state: State, side: str) -> list[tuple[Unit, str, int, str]]:
         if has_special(state, "no_mobilization"):
             return []
-        supplied = supply_status(state, side)
+        supplied = None  # traced (~25 ms) only when some reduced unit could pay for its replacement
         out = []
         exiles = mob(state)["who_may_build"].get("exile_replacements_from", [])
         minor = mob(state)["minor_countries"]
         for u in state.units_by_id.values():
             if u.side != side or not u.reduced:
                 continue
-            if not (minor_may_replace(state, u) if u.nation in minor["no_mp"] else supplied.get(u.id, False)):
-                continue
             cost = cost_of(state, u.type, u.nation, "replace")
             if cost is None:
                 continue
             tracks = exiles if u.nation == "EX" else minor["paid_by"].get(side, []) if u.nation in minor["no_mp"] \
                 else [_track_for(state, u.nation)]
-            for track in tracks:  # SSA-16.11: any Allied country may pay for an exile unit
-                if track and track.split(".")[0] in state.game.scenario.sides[side] \
-                        and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u)):
-                    out.append((u, track, cost[0], cost[1]))
+            paying = [track for track in tracks  # SSA-16.11: any Allied country may pay for an exile unit
+                      if track and track.split(".")[0] in state.game.scenario.sides[side]
+                      and _affordable(state, track, cost[0], cost[1], values.is_mech(state, u))]
+            if not paying:
+                continue
+            if u.nation in minor["no_mp"]:
+                if not minor_may_replace(state, u):
+                    continue
+            else:
+                if supplied is None:
+                    supplied = supply_status(state, side)
+                if not supplied.get(u.id, False):
+                    continue
+            out += [(u, track, cost[0], cost[1]) for track in paying]
         return out
 
     def legal(self, state: State) -> list[dict[str, Any]]:

@@ -439,6 +439,9 @@ class RailOrder(OrderKind):
 
     def _graph(self, state: State, unit: Unit) -> tuple[dict[int, int], int]:
         """Breadth-first over line hexsides; enemy-controlled hexes end a branch (SSA-5.7b)."""
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import breadth_first_order
+
         hm = state.map
         ta = terrain_arrays(state)
         ctrl = control_array(state)
@@ -448,23 +451,25 @@ class RailOrder(OrderKind):
         if away is not None:  # SSA-18.2a-18.4
             blocked = blocked | away
         bombed = state.arrays.get("bombed")
+        if bombed is not None:
+            blocked = blocked | bombed
         src = hm.index(unit.location)
+        # the line hexsides as a graph in (hex, direction) order: scipy's breadth-first search then
+        # finds every hex from the same parent, in the same order, as a loop over hexes and directions
+        nb = hm.neighbors
+        a = np.repeat(np.arange(hm.size), 6)
+        b = nb.ravel()
+        ok = ta.transport.ravel() & (b >= 0)
+        ok[ok] = ~blocked[b[ok]]
+        ok &= (a == src) | (ctrl[a] != enemy_ctrl)  # must stop in the first enemy-controlled hex
+        indptr = np.zeros(hm.size + 1, dtype=np.int32)
+        np.cumsum(np.bincount(a[ok], minlength=hm.size), out=indptr[1:])
+        graph = csr_matrix((np.ones(int(ok.sum())), b[ok].astype(np.int32), indptr), shape=(hm.size, hm.size))
+        graph.has_sorted_indices = False  # keep the direction order (never sort: it changes parents)
+        found, pred = breadth_first_order(graph, src, directed=True, return_predecessors=True)
         parent = {src: src}
-        frontier = [src]
-        while frontier:
-            nxt = []
-            for a in frontier:
-                if a != src and ctrl[a] == enemy_ctrl:
-                    continue  # must stop in the first enemy-controlled hex
-                for d in range(6):
-                    b = int(hm.neighbors[a, d])
-                    if b < 0 or b in parent or not ta.transport[a, d] or blocked[b]:
-                        continue
-                    if bombed is not None and bombed[b]:
-                        continue
-                    parent[b] = a
-                    nxt.append(b)
-            frontier = nxt
+        rest = found[1:]
+        parent.update(zip(rest.tolist(), pred[rest].tolist(), strict=True))
         return parent, src
 
     def _network(self, state: State, side: str):  # noqa: ANN202

@@ -297,8 +297,12 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
     militia_units = [u for u in on_map if militia.is_militia(state, u)]
     if militia_units:  # SSA-22.10: militia are supplied by friendly towns within their MF, and only so
         towns = militia.towns(state, side)
+        fields: dict[bool | str, np.ndarray] = {}  # one trace from the towns per terrain class
         for u in militia_units:
-            out[u.id] = militia.supplied(state, u, graphs[move_class(state, u)], towns)
+            cls = move_class(state, u)
+            if towns and cls not in fields:
+                fields[cls] = cost_to(graphs[cls], towns)[0]
+            out[u.id] = militia.supplied(state, u, graphs[cls], towns, fields.get(cls))
     del hm
     return out
 

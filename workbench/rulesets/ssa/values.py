@@ -28,22 +28,26 @@ def type_value(tables: dict[str, Any], utype: str, nation: str, key: str, defaul
 
 
 _MISSING = object()
+_UNCACHED = object()
 
 
 def value(state: State, unit: Unit, key: str, default: Any = None) -> Any:
     """A counter field of a unit, memoised per game (its units table) by (type, nation, field).
     A partisan flipped to its underground side reads ``types.<type>.underground`` first
     (SSA-3.3: the back of a partisan is its underground status, not a reduced strength)."""
-    cache = state.game.cached("ssa.unit_values", dict)  # this runs ~1e5 times a turn
-    if unit.props.get("underground"):
+    # this runs ~1e6 times a game: one dict look-up on the hit path, no helper calls
+    props = unit.props
+    if props and props.get("underground"):
         back = state.ruleset.tables["units"]["types"][unit.type].get("underground", {})
         if key in back:
             return back[key]
+    cache = state.game._cache.get("ssa.unit_values")
+    if cache is None:
+        cache = state.game.cached("ssa.unit_values", dict)
     k = (unit.type, unit.nation, key)
-    v = cache.get(k, _MISSING)
-    if v is _MISSING:
-        v = type_value(state.ruleset.tables, unit.type, unit.nation, key, _MISSING)
-        cache[k] = v
+    v = cache.get(k, _UNCACHED)
+    if v is _UNCACHED:  # fields the counter lacks are cached too (as _MISSING)
+        v = cache[k] = type_value(state.ruleset.tables, unit.type, unit.nation, key, _MISSING)
     return default if v is _MISSING else v
 
 
@@ -52,7 +56,7 @@ def domain(state: State, unit: Unit) -> str:
 
 
 def is_land(state: State, unit: Unit) -> bool:
-    return domain(state, unit) == "land"
+    return value(state, unit, "domain", "land") == "land"
 
 
 def is_leader(state: State, unit: Unit) -> bool:

@@ -155,18 +155,24 @@ def code_at(state: State, label: str) -> str:
 def hex_costs(state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """SSA-26.3-P/S/T, F, 26.4: per hex entered, (cost added off a transportation line, cost added
     along one, frozen: rivers into it and its lakes count as the other terrain)."""
-    hm = state.map
-    c = codes(state)
-    wc = state.ruleset.tables["terrain"]["weather_costs"]
-    add = np.zeros(hm.size)
-    line = np.zeros(hm.size)
-    for code, spec in wc.items():
-        if isinstance(spec, dict):
-            mask = c == code
-            add[mask] = float(spec.get("add", 0))
-            line[mask] = float(spec.get("on_transport_line", 0))
-    frozen = c == "F"
-    return add, line, frozen
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hm = state.map
+        c = codes(state)
+        wc = state.ruleset.tables["terrain"]["weather_costs"]
+        add = np.zeros(hm.size)
+        line = np.zeros(hm.size)
+        for code, spec in wc.items():
+            if isinstance(spec, dict):
+                mask = c == code
+                add[mask] = float(spec.get("add", 0))
+                line[mask] = float(spec.get("on_transport_line", 0))
+        frozen = c == "F"
+        for a in (add, line, frozen):
+            a.flags.writeable = False  # shared by every caller of this weather
+        return add, line, frozen
+
+    # a function of this turn's weather alone: once per weather, not per step-cost call
+    return state.game.cached(("ssa.hex_costs", signature(state)), compute)
 
 
 # -- combat (26.3-F/S, 26.5) -------------------------------------------------------------------
@@ -210,6 +216,17 @@ def flight_refusal(state: State, unit: Unit, start: str | None, target: str | No
         if _hurricane_sea(state)[state.map.index(where)]:
             return Refusal("SSA-26.3-H", f"no air unit may fly over a coastal or ocean hex in a hurricane ({where})")
     return None
+
+
+def no_flight(state: State) -> np.ndarray:
+    """``bool[N]``: hexes :func:`flight_refusal` refuses as a start or target (Storms, or a
+    hurricane over sea or coast), for checking every hex in range at once (SSA-26.3-S, 26.3-H)."""
+    def compute() -> np.ndarray:
+        out = (codes(state) == "S") | _hurricane_sea(state)
+        out.flags.writeable = False
+        return out
+
+    return state.game.cached(("ssa.no_flight", signature(state)), compute)
 
 
 def _hurricane_sea(state: State) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""SS Amerika strategic missiles (SSA-22.13) and atomic weapons (SSA-22.14) on the test map.
+"""SS Amerika strategic missiles (SSA-22.13) on the test map; the helpers serve test_ssa_atomic.py too.
 
 Mill Town (0806) is an Allied industrial city (AA 5), Port City (0306) another; Border Town
 (1306) a non-industrial city.  A German convoy on the coast at 0303 supplies the German
@@ -131,125 +131,6 @@ def test_ssa_22_G_no_missile_without_the_rule(ssa_game):
         s.apply({"kind": "fire_missile", "missiles": ["GE-msl"], "target": "0806"})
 
 
-# -- 22.14 atomic weapons ----------------------------------------------------------------------------
-FIGHTER = {"id": "US-f", "nation": "US", "type": "standard_fighter", "at": "0906"}
-
-
-def flown(ssa_game, units, to="0906", bomber="GE-sb", bomb="GE-atom"):
-    s = to_step(game(ssa_game, units), "player/initial-movement", "axis")
-    s.apply({"kind": "atomic_mission", "bomber": bomber, "bomb": bomb, "to": to})
-    return s
-
-
-def test_ssa_22_14a_c_the_bomber_picks_up_the_bomb_in_its_hex_and_flies_it_out(ssa_game):
-    from workbench.rulesets.ssa.interception import InterceptOrder
-    from workbench.rulesets.ssa.losses import eliminate
-
-    s = flown(ssa_game, [SB, BOMB, US])
-    sb = s.unit("GE-sb")
-    assert (sb.location, sb.props["mission"]) == ("0906", "atomic") and s.unit("GE-atom").location == "aboard:GE-sb"
-    s = to_step(s, "player/interception", "allies")
-    assert InterceptOrder().targets(s) == ["0906"]  # 22.14c: the bomber may be intercepted
-    eliminate(s, s.unit("GE-sb"), "SSA-6.5")  # shot down: the bomb is lost with it (22.14a)
-    assert s.unit("GE-atom").location == "Eliminated"
-    elsewhere = {**SB, "id": "GE-sb2", "at": "0406"}
-    s = to_step(game(ssa_game, [SB, elsewhere, BOMB, US]), "player/initial-movement", "axis")
-    with pytest.raises(IllegalOrder) as exc:
-        s.apply({"kind": "atomic_mission", "bomber": "GE-sb2", "bomb": "GE-atom", "to": "0906"})
-    assert exc.value.rule == "SSA-22.14c" and "begin the movement phase in the atomic weapon's hex" in exc.value.why
-    tac = {"id": "GE-tb", "nation": "GE", "type": "tactical_bomber", "at": "0306"}
-    s = to_step(game(ssa_game, [SB, tac, BOMB, US]), "player/initial-movement", "axis")
-    with pytest.raises(IllegalOrder) as exc:
-        s.apply({"kind": "atomic_mission", "bomber": "GE-tb", "bomb": "GE-atom", "to": "0906"})
-    assert exc.value.rule == "SSA-22.14b"
-
-
-def test_ssa_22_14d_e_each_unit_at_3_1_grounded_air_destroyed_lines_cut_bomb_used(ssa_game):
-    import json
-
-    us2 = {**US, "id": "US-inf2"}
-    s = flown(ssa_game, [SB, BOMB, US, us2, FIGHTER])
-    s = to_step(s, "player/combat/air", "axis")
-    assert s.legal_orders_of("atomic_attack") == [{"kind": "atomic_attack", "bomb": "GE-atom"}]
-    s.dice = FixedDice(1, 5)  # 3-1: die 1 DE (reduced), die 5 EX (reduced)
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
-    res = [json.loads(d) for d in s.events().filter(kind="atomic_result")["data"]]
-    assert [(r["unit"], r["result"], r["effect"]) for r in res] == [("US-inf", "DE", "reduce"), ("US-inf2", "EX", "reduce")]
-    assert s.unit("US-inf").reduced and s.unit("US-inf2").reduced
-    assert s.unit("US-f").location == "Eliminated"  # on the ground in the hex (22.14d(4))
-    assert s.arrays["bombed"][s.map.index("0906")]  # the line through 0906 is destroyed (22.14d(2))
-    assert s.unit("GE-atom").location == "Eliminated"  # used up (22.14e)
-    assert not s.events().filter(kind="air_combat").height  # no AA fire, no normal bombardment
-
-
-def test_ssa_22_14f_no_other_attack_on_that_hex_this_combat_phase(ssa_game):
-    ge = {"id": "GE-inf", "nation": "GE", "type": "infantry_division", "at": "0905"}
-    s = flown(ssa_game, [SB, BOMB, US, ge, CONVOY])
-    s = to_step(s, "player/combat/air", "axis")
-    s.dice = FixedDice(6)  # AR: no effect
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
-    from workbench.rulesets.ssa.atomic import target_refusal
-
-    assert target_refusal(s, "axis", "0906", by_missile=False).rule == "SSA-22.14f"
-    s = to_step(s, "player/combat/land", "axis")
-    with pytest.raises(IllegalOrder) as exc:
-        s.apply({"kind": "attack", "attackers": ["GE-inf"], "targets": ["0906"]})
-    assert exc.value.rule == "SSA-22.14f"
-
-
-def test_ssa_22_14g_first_use_on_a_city_costs_five_dice_of_morale_later_ones_three(ssa_game):
-    sb2, bomb2 = {**SB, "id": "GE-sb2"}, {**BOMB, "id": "GE-atom2", "carried_by": "GE-sb2"}
-    mill = {**US, "at": "0806"}
-    s = to_step(game(ssa_game, [SB, sb2, BOMB, bomb2, mill]), "player/initial-movement", "axis")
-    s.apply({"kind": "atomic_mission", "bomber": "GE-sb", "bomb": "GE-atom", "to": "0806"})
-    s.apply({"kind": "atomic_mission", "bomber": "GE-sb2", "bomb": "GE-atom2", "to": "1306"})
-    s = to_step(s, "player/combat/air", "axis")
-    s.dice = FixedDice(6, 4, 2)  # the unit in Mill Town (AR), morale 5 x 4; Border Town: morale 3 x 2
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
-    assert s.tracks["allies.morale"] == 60 - 20
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom2"})
-    assert s.tracks["allies.morale"] == 60 - 20 - 6
-
-
-def test_ssa_22_14h_restrictions(ssa_game):
-    from workbench.rulesets.ssa.atomic import target_refusal
-
-    s = aerial(game(ssa_game, [CONVOY, LOG, MSL, US]))
-    assert target_refusal(s, "allies", "0306", by_missile=False).rule == "SSA-22.14h(1)"  # a city
-    assert target_refusal(s, "axis", "Europe", by_missile=True).rule == "SSA-22.14h(2)"
-    assert target_refusal(s, "allies", "Europe", by_missile=True) is None                # 22.14h(3)
-    assert target_refusal(s, "allies", "Europe", by_missile=False).rule == "SSA-22.14h(3)"
-    assert target_refusal(s, "axis", "0403", by_missile=True).rule == "SSA-22.14h(4)"    # own logistic unit there
-    so = {"id": "GE-so", "nation": "GE", "type": "special_operations", "at": "0906"}
-    s = aerial(game(ssa_game, [CONVOY, LOG, MSL, US, so]))
-    assert target_refusal(s, "axis", "0906", by_missile=True) is None  # own special operations may be there
-
-
-def test_ssa_22_14c_h3_an_allied_missile_carries_the_bomb_to_europe_for_morale_alone(ssa_game):
-    ulog = {"id": "US-log", "nation": "US", "type": "motorized_logistic_corps", "at": "0806"}
-    umsl = {"id": "US-msl", "nation": "US", "type": "strategic_missile", "at": "0806", "carried_by": "US-log"}
-    ubomb = {"id": "US-atom", "nation": "US", "type": "atomic_weapon", "at": "0806", "carried_by": "US-log"}
-    s = aerial(game(ssa_game, [ulog, umsl, ubomb, {**US, "id": "GE-x", "nation": "GE", "at": "1210"}]), "allies")
-    s.dice = FixedDice(3)
-    s.apply({"kind": "atomic_attack", "bomb": "US-atom", "missile": "US-msl", "target": "Europe"})
-    assert s.tracks["axis.morale"] == 60 - 15  # the first use: 5 x 3
-    assert s.unit("US-atom").location == "Eliminated" and s.unit("US-msl").location == "Eliminated"
-
-
-def test_ssa_22_14c_a_missile_must_start_the_movement_phase_with_the_bomb(ssa_game):
-    other_log = {**LOG, "id": "GE-log2", "at": "0404"}
-    bomb = {**BOMB, "at": "0404", "carried_by": "GE-log2"}
-    s = aerial(game(ssa_game, [CONVOY, LOG, MSL, other_log, bomb, US]))
-    with pytest.raises(IllegalOrder) as exc:
-        s.apply({"kind": "atomic_attack", "bomb": "GE-atom", "missile": "GE-msl", "target": "0906"})
-    assert exc.value.rule == "SSA-22.14c"
-    together = {**BOMB, "at": "0403", "carried_by": "GE-log"}
-    s = aerial(game(ssa_game, [CONVOY, LOG, MSL, together, US]))
-    s.dice = FixedDice(2)
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom", "missile": "GE-msl", "target": "0906"})
-    assert s.unit("US-inf").reduced  # 3-1, die 2: DE
-
-
 def test_ssa_22_13a_a_new_missile_is_built_aboard_a_logistic_unit_where_new_units_appear(ssa_game):
     europe_log = {**LOG, "at": "Europe"}
     extra = RULES + TRACKS.replace('"allies.morale" = 60\n', '"allies.morale" = 60\n"GE.mp.industrial" = 20\n') \
@@ -268,14 +149,83 @@ def test_ssa_22_13a_a_new_missile_is_built_aboard_a_logistic_unit_where_new_unit
     assert not [o for o in s.legal_orders_of("mobilize") if o["type"] == "strategic_missile"]  # one per logistic unit
 
 
-def test_ssa_22_13_22_14_the_heuristic_bot_drops_its_bomb_and_fires_its_missiles(ssa_game):
-    from workbench.bots.heuristic import make_policy
+def test_ssa_22_13b_refusals_name_the_rule_and_say_why(ssa_game):
+    """Each refusal of fire_missile once: the step, the list, whose missile, the hex."""
+    from workbench.rulesets.ssa.missiles import FireMissileOrder
 
-    s = flown(ssa_game, [SB, BOMB, US, CONVOY, LOG, MSL])
-    s = to_step(s, "player/combat/air", "axis")
-    pol = make_policy("heuristic", s.ruleset, "axis", 1)
-    assert pol.choose(s, s.legal_orders()) == {"kind": "atomic_attack", "bomb": "GE-atom"}
-    s.dice = FixedDice(6)
-    s.apply({"kind": "atomic_attack", "bomb": "GE-atom"})
-    order = pol.choose(s, s.legal_orders())
-    assert order["kind"] == "fire_missile" and order["target"] in ("0306", "0806", "1306")
+    s = to_step(game(ssa_game, [CONVOY, LOG, MSL, US]), "player/initial-movement", "axis")
+    with pytest.raises(IllegalOrder) as exc:  # the order kind itself, not only the step's list
+        FireMissileOrder().check(s, {"kind": "fire_missile", "missiles": ["GE-msl"], "target": "0806"})
+    assert exc.value.rule == "SSA-22.13b" and "Combat phase" in exc.value.why
+    s = aerial(game(ssa_game, [CONVOY, LOG, MSL, US]))
+    for missiles, rule, words in ((["GE-msl", "GE-msl"], "SSA-22.13b", "each once"),
+                                  ([], "SSA-22.13b", "name the missiles"),
+                                  (["US-inf"], "SSA-22.13", "not one of your strategic missiles")):
+        with pytest.raises(IllegalOrder) as exc:
+            s.apply({"kind": "fire_missile", "missiles": missiles, "target": "0806"})
+        assert exc.value.rule == rule and words in exc.value.why
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fire_missile", "missiles": ["GE-msl"], "target": "9999"})
+    assert exc.value.rule == "SSA-22.13b" and "not a hex" in exc.value.why
+    assert s.unit("GE-msl").location == "aboard:GE-log"  # nothing fired
+
+
+def test_ssa_22_13a_a_missile_no_logistic_unit_carries_cannot_fire(ssa_game):
+    loose = {k: v for k, v in MSL.items() if k != "carried_by"}
+    s = aerial(game(ssa_game, [CONVOY, LOG, loose, US]))
+    assert s.legal_orders_of("fire_missile") == []
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fire_missile", "missiles": ["GE-msl"], "target": "0806"})
+    assert exc.value.rule == "SSA-22.13a"
+
+
+def test_ssa_22_13f_the_far_east_too_and_no_other_holding_area(ssa_game):
+    """Two Allied missiles: the Far East costs the Axis 1 morale; the Pacific box is refused."""
+    ulog = [{"id": f"US-log{i}", "nation": "US", "type": "motorized_logistic_corps", "at": "0806"} for i in (1, 2)]
+    umsl = [{"id": f"US-msl{i}", "nation": "US", "type": "strategic_missile", "at": "0806",
+             "carried_by": f"US-log{i}"} for i in (1, 2)]
+    s = aerial(game(ssa_game, [*ulog, *umsl, {**US, "id": "GE-x", "nation": "GE", "at": "1210"}]), "allies")
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fire_missile", "missiles": ["US-msl1"], "target": "Pacific"})
+    assert exc.value.rule == "SSA-22.13f"
+    s.apply({"kind": "fire_missile", "missiles": ["US-msl1", "US-msl2"], "target": "Far East"})
+    assert s.tracks["axis.morale"] == 60 - 2  # -1 a missile
+    assert not s.events().filter(kind="air_combat").height  # nothing else happens there
+
+
+def test_ssa_22_13d_a_missile_joining_a_bombing_must_be_ready_itself(ssa_game):
+    """The bomb order's missiles pass the same checks as fire_missile (here: out of supply)."""
+    s = to_step(game(ssa_game, [CONVOY, {**LOG, "at": "0910"}, {**MSL, "at": "0910"}, SB, US]),
+                "player/initial-movement", "axis")
+    s.apply({"kind": "fly", "unit": "GE-sb", "to": "0806", "mission": "bomb"})
+    s = aerial(s)
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "bomb", "units": ["GE-sb"], "target": "0806", "missiles": ["GE-msl"]})
+    assert exc.value.rule == "SSA-22.13b" and "out of supply" in exc.value.why
+
+
+def test_ssa_22_G_no_weapon_is_built_without_its_rule(ssa_game):
+    europe_log = {**LOG, "at": "Europe"}
+    extra = TRACKS.replace('"allies.morale" = 60\n', '"allies.morale" = 60\n"GE.mp.industrial" = 40\n') \
+        + '[technologies]\nGE = ["strategic_missile", "atomic_weapon"]\n'
+    s = to_step(ssa_game([europe_log, US], extra=extra).new_state(seed=1), "mobilization/spend", "axis")
+    assert not [o for o in s.legal_orders_of("mobilize") if o["type"] in ("strategic_missile", "atomic_weapon")]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "mobilize", "nation": "GE", "type": "strategic_missile", "at": "GE-log"})
+    assert exc.value.rule == "SSA-22.G"
+
+
+def test_ssa_22_13c_e_fired_from_europe_an_exchange_costs_the_missile_nothing(ssa_game):
+    """From the Europe holding area to Mill Town: 10 against AA 5 is 2-1; die 4 is EX, whose
+    'eliminate 1 attacking air unit' finds no aircraft: the marker is placed and nothing else lost."""
+    import json
+
+    s = aerial(game(ssa_game, [{**LOG, "at": "Europe"}, {**MSL, "at": "Europe"}, US]))
+    order = {"kind": "fire_missile", "missiles": ["GE-msl"], "target": "0806"}
+    assert order in s.legal_orders_of("fire_missile")
+    s.dice = FixedDice(4)
+    s.apply(order)
+    d = json.loads(s.events().filter(kind="air_combat")["data"][0])
+    assert (d["attack"], d["defense"], d["column"], d["result"]) == (10, 5, "2-1", "EX")
+    assert s.arrays["bombed"][s.map.index("0806")]
+    assert s.unit("GE-log").location == "Europe" and not s.events().filter(kind="eliminated").height
