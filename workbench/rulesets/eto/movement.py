@@ -44,7 +44,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import stacking, supply, values
+from workbench.rulesets.eto import invasion, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import FAIR, WINTER, conditions, crossable_sides, lakes_frozen
@@ -158,7 +158,9 @@ def entry_barrier(state: State, unit: Unit, a: int, d: int, b: int) -> str:
     if ta.fortress_side[a, d] and ta.fort_hex[b]:
         return "enemy units may not enter a fortified hex through its fortress hexside until it is captured"
     if banned_hexes(state, unit)[b]:
-        return "the hex is in a neutral country or closed to this unit by a scenario rule"
+        if control(state)[b] == NEUTRAL and terrain_arrays(state).land[b]:
+            return invasion.neutral_territory_note(state)
+        return "the hex is closed to this unit by a scenario rule"
     return "the hex is closed to this unit"
 
 

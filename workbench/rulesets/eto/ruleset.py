@@ -40,6 +40,7 @@ from workbench.rulesets.eto import (
     hq,
     income,
     initiative,
+    invasion,
     losses,
     naval_interception,
     naval_movement,
@@ -48,6 +49,7 @@ from workbench.rulesets.eto import (
     naval_units,
     naval_upkeep,
     paradrop,
+    politics,
     ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     rail,
     reaction,
@@ -114,7 +116,7 @@ class ETORuleset(ETOFace, Ruleset):
     version = "0.2"
     sides = ("axis", "allies")
     boxes = ("Force pool", "Replenishment", "Unplaced", "Eliminated", "Turn track", "Siberian Transfers")
-    scenario_keys = frozenset({"seasonal_turns", "control_regions", "supply_markers"})
+    scenario_keys = frozenset({"seasonal_turns", "control_regions", "supply_markers", "politics"})
     unit_keys = frozenset({"note", "points"})
     optional_rules = scenario_check.OPTIONAL_RULES
 
@@ -132,11 +134,12 @@ class ETORuleset(ETOFace, Ruleset):
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
-            sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(),
+            sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
         p["weather"] = weather.weather_phase
+        p["monthly"] = p["seasonal"] = invasion.us_entry  # 39.6: the US enters as 1942 begins
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive
@@ -232,6 +235,8 @@ class ETORuleset(ETOFace, Ruleset):
                 uid = f"{entry['nation']}-{tag}-{entry['type']}-{k + 1}"
                 state.units_by_id[uid] = Unit(uid, sides[entry["nation"]], entry["nation"], entry["type"], None,
                                               box, False, {"pool_of": values.major_of(state, entry["nation"])})
+        if politics.on(state.game):  # 39.0: the war state is played from the scenario's start
+            state.markers["politics"] = politics.initial(state)
         if not air_units.in_play(state):  # a scenario played without its air war keeps no air counters
             for uid in [uid for uid, u in state.units_by_id.items() if values.is_air_counter(state, u)]:
                 del state.units_by_id[uid]

@@ -152,6 +152,44 @@ def check_control(c: Check) -> None:
                 c.fail(f"{key}.{k}", f"must be a list of hex labels of map {c.hm.name}")
 
 
+def check_politics(c: Check) -> None:
+    """``[politics]`` (ETO-39.0, 42.0): the war state at the start -- belligerents and their
+    partnerships, open fronts between partnerships, wars between two nations alone."""
+    spec = c.scenario.raw.get("politics")
+    if spec is None:
+        return
+    if not isinstance(spec, dict):
+        c.fail("politics", f"must be a table, not {kind_of(spec)}")
+    c.known(spec, {"members", "fronts", "wars", "axis_invaded", "note", "source", "rationale"}, "politics",
+            "the war state")
+    parts = set(c.ruleset.tables["politics"]["partnerships"])
+    members = spec.get("members", {})
+    if not isinstance(members, dict):
+        c.fail("politics.members", f"must be a table nation = partnership, not {kind_of(members)}")
+    for n, p in members.items():
+        if n not in c.nations:
+            c.fail(f"politics.members.{n}", f"{n!r} is not a nation code of units.toml [nations]")
+        if p not in parts:
+            c.fail(f"politics.members.{n}", f"must be one of the partnerships {', '.join(sorted(parts))}, "
+                   f"not {shown(repr(p))}")
+        side = c.ruleset.tables["politics"]["partnerships"][p]
+        if c.side_of.get(n) not in (None, side):
+            c.fail(f"politics.members.{n}", f"{n} is listed under [sides.{c.side_of[n]}] but its partnership "
+                   f"{p!r} fights for {side}")
+    for k, names in (("fronts", parts), ("wars", c.nations)):
+        pairs = spec.get(k, [])
+        if not isinstance(pairs, list) or not all(isinstance(x, list) and len(x) == 2 for x in pairs):
+            c.fail(f"politics.{k}", "must be a list of pairs, e.g. [[\"axis\", \"western\"]]" if k == "fronts"
+                   else "must be a list of nation pairs, e.g. [[\"SU\", \"FI\"]]")
+        for pair in pairs:
+            for x in pair:
+                if x not in names:
+                    c.fail(f"politics.{k}", f"{shown(repr(x))} is no {'partnership' if k == 'fronts' else 'nation code'}"
+                           f" (known: {', '.join(sorted(names))})")
+    if "axis_invaded" in spec and not isinstance(spec["axis_invaded"], bool):
+        c.fail("politics.axis_invaded", "must be true or false")
+
+
 def check_reinforcements(c: Check) -> None:
     for i, r in enumerate(c.tables("reinforcements")):
         key = f"reinforcements[{i}]"
@@ -336,6 +374,7 @@ def validate(ruleset: Any, scenario: Any) -> None:
                        f"({', '.join(sorted(c.nations))})")
     check_tracks(c)
     check_control(c)
+    check_politics(c)
     check_special_rules(c)
     check_reinforcements(c)
     check_force_pool(c)
