@@ -176,10 +176,12 @@ def collection(state: State, step: Any) -> None:
             continue
         base = base_income(state, nation)
         extra, notes = resource_income(state, nation, side)
-        state.tracks[f"{nation}.income_pending"] = base + extra
+        bonus = int(state.tracks.pop(f"{nation}.activation_bonus", 0))  # 35.0: minors activated this turn
+        state.tracks[f"{nation}.income_pending"] = base + extra + bonus
         state.emit("income", side=side, rule="ETO-36.1",
-                   text=f"{nation} income {base} base + {extra} resource hexes", nation=nation, base=base,
-                   resources=extra, notes=notes)
+                   text=f"{nation} income {base} base + {extra} resource hexes"
+                        + (f" + {bonus} for activated partners (35.0)" if bonus else ""), nation=nation, base=base,
+                   resources=extra, notes=notes, activation=bonus)
 
 
 def losses(state: State, step: Any) -> None:

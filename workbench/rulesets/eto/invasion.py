@@ -118,6 +118,7 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
         politics.open_war(state, invader, n)
         if rows[n].get("kind") == "major" and p != mine:
             politics.open_front(state, mine, p)  # majors at war: every partner fights (42.0)
+        politics.record(state, invader=invader, by=mine, nation=n, joined=p)
         placed = deploy(state, n)
         why = "" if n == target else f" ({_chain_rule(state, n)}: invaded with {rows[target]['name']})"
         state.emit("invaded", side=politics.side_of(state, n), rule="ETO-39.3", nation=n, invader=invader,
@@ -159,7 +160,7 @@ def us_entry(state: State, _step: Any = None) -> None:
     us = t["nation"]
     if not politics.on(state.game) or us not in politics.nations(state) or not politics.neutral(state, us):
         return
-    if _month_key(state.turn_label) <= _month_key(t["after"]):
+    if month_key(state.turn_label) <= month_key(t["after"]):
         return
     politics.join(state, us, politics.natural_partnership(state, us))
     politics.open_front(state, "axis", politics.partnership(state, us) or "western")
@@ -171,7 +172,7 @@ def us_entry(state: State, _step: Any = None) -> None:
 _SEASON_BEFORE = {"winter": 0.5, "spring": 3.5, "summer": 6.5, "autumn": 9.5}
 
 
-def _month_key(label: str) -> float:
+def month_key(label: str) -> float:
     """Order turn labels: ``1941-12`` -> 1941*12+12; the seasonal ``1942-winter`` comes just
     before January 1942."""
     y, rest = label.split("-", 1)

@@ -9,7 +9,8 @@ when a war was opened between the two nations alone (the Soviet pre-war conquest
 
 The state lives in ``state.markers["politics"]``:
 ``{"members": {nation: partnership}, "fronts": ["axis|western", ...], "wars": ["FI|SU", ...],
-"axis_invaded": bool}`` (39.4 counts the Axis's first invasion), plain JSON so it saves, forks and hashes like every marker.  A
+"axis_invaded": bool, "history": [...], ...}`` (39.4 counts the Axis's first invasion; 35.1
+reads the history of invasions), plain JSON so it saves, forks and hashes like every marker.  A
 scenario sets the start in ``[politics]`` (``members``, ``fronts``, ``wars``); without one, every
 nation of ``sides.axis`` is at war with every nation of ``sides.allies`` (the slice scenarios).
 """
@@ -56,11 +57,15 @@ def initial(state: State) -> dict[str, Any]:
                    for side, ns in sc.sides.items() for n in ns}
         fronts = sorted({_pair(members[a], members[b]) for a in sc.sides.get("axis", [])
                          for b in sc.sides.get("allies", []) if members[a] != members[b]})
-        return {"members": members, "fronts": fronts, "wars": [], "axis_invaded": bool(fronts)}
+        return {"members": members, "fronts": fronts, "wars": [], "axis_invaded": bool(fronts),
+                **({"axis_soviet_war_began": sc.first_turn} if "axis|soviet" in fronts else {})}
     return {"members": dict(spec.get("members", {})),
             "fronts": sorted(_pair(*f) for f in spec.get("fronts", [])),
             "wars": sorted(_pair(*w) for w in spec.get("wars", [])),
-            "axis_invaded": bool(spec.get("axis_invaded", any("axis" in f for f in spec.get("fronts", []))))}
+            "axis_invaded": bool(spec.get("axis_invaded", any("axis" in f for f in spec.get("fronts", [])))),
+            **({"axis_soviet_war_began": sc.first_turn} if ["axis", "soviet"] in [sorted(f) for f in spec.get("fronts", [])]
+               else {}),
+            **{k: spec[k] for k in ("winter_war", "vichy") if k in spec}}
 
 
 def war_state(state: State) -> dict[str, Any]:
@@ -73,7 +78,7 @@ def war_state(state: State) -> dict[str, Any]:
     return ws
 
 
-def _writable(state: State) -> dict[str, Any]:
+def writable(state: State) -> dict[str, Any]:
     ws = state.markers.get("politics")
     if ws is None:
         ws = copy.deepcopy(war_state(state))
@@ -125,7 +130,7 @@ def enemy_partnership(partnership_: str) -> str:
 def join(state: State, nation: str, partnership_: str) -> None:
     """ETO-39.3, 41.1: a nation enters the war in ``partnership_``; its territory (home country
     and colonies) becomes friendly to its side at once."""
-    ws = _writable(state)
+    ws = writable(state)
     ws["members"][nation] = partnership_
     side = table(state)["partnerships"][partnership_]
     mask = territory(state, nation) & (ctl.control(state) == ctl.NEUTRAL)
@@ -133,14 +138,22 @@ def join(state: State, nation: str, partnership_: str) -> None:
 
 
 def open_front(state: State, pa: str, pb: str) -> None:
-    ws = _writable(state)
+    ws = writable(state)
     key = _pair(pa, pb)
     if pa != pb and key not in ws["fronts"]:
         ws["fronts"] = sorted([*ws["fronts"], key])
+        if key == _pair("axis", "soviet"):
+            ws.setdefault("axis_soviet_war_began", state.turn_label)  # 35.1's -2, and its "before spring 1941"
+
+
+def record(state: State, **entry: str) -> None:
+    """Keep an invasion in the war's history (35.1 asks what happened before spring 1941)."""
+    ws = writable(state)
+    ws["history"] = [*ws.get("history", []), {"turn": state.turn_label, **entry}]
 
 
 def open_war(state: State, a: str, b: str) -> None:
-    ws = _writable(state)
+    ws = writable(state)
     key = _pair(a, b)
     if key not in ws["wars"]:
         ws["wars"] = sorted([*ws["wars"], key])
@@ -148,7 +161,7 @@ def open_war(state: State, a: str, b: str) -> None:
 
 def mark_axis_invasion(state: State) -> None:
     """39.4 counts only the Axis's *first* invasion of a neutral."""
-    _writable(state)["axis_invaded"] = True
+    writable(state)["axis_invaded"] = True
 
 
 def countries(state: State, nation: str) -> list[str]:

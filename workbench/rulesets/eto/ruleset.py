@@ -19,6 +19,7 @@ from workbench.engine.ruleset import OrderKind, Ruleset, month_range
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    activation,
     advance,
     air_flights,
     air_interception,
@@ -135,11 +136,13 @@ class ETORuleset(ETOFace, Ruleset):
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
+            activation.ActivatePartnerOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
         p["weather"] = weather.weather_phase
         p["monthly"] = p["seasonal"] = invasion.us_entry  # 39.6: the US enters as 1942 begins
+        p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive

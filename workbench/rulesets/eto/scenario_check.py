@@ -41,7 +41,7 @@ FORCE_POOL_BOXES = ("Force pool", "Siberian Transfers")
 _MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 #: Tracks whose values must be whole numbers, per nation (``GE.eps``).
 NUMBER_TRACKS = ("eps", "reserve", "offensives", "income_base", "free_rebuilds", "minor_offensives_used",
-                 "rail_used", "income_pending")
+                 "rail_used", "income_pending", "activation_bonus")
 
 
 class Check:
@@ -160,7 +160,8 @@ def check_politics(c: Check) -> None:
         return
     if not isinstance(spec, dict):
         c.fail("politics", f"must be a table, not {kind_of(spec)}")
-    c.known(spec, {"members", "fronts", "wars", "axis_invaded", "note", "source", "rationale"}, "politics",
+    c.known(spec, {"members", "fronts", "wars", "axis_invaded", "winter_war", "vichy", "note", "source", "rationale"},
+            "politics",
             "the war state")
     parts = set(c.ruleset.tables["politics"]["partnerships"])
     members = spec.get("members", {})
@@ -186,8 +187,9 @@ def check_politics(c: Check) -> None:
                 if x not in names:
                     c.fail(f"politics.{k}", f"{shown(repr(x))} is no {'partnership' if k == 'fronts' else 'nation code'}"
                            f" (known: {', '.join(sorted(names))})")
-    if "axis_invaded" in spec and not isinstance(spec["axis_invaded"], bool):
-        c.fail("politics.axis_invaded", "must be true or false")
+    for k in ("axis_invaded", "winter_war", "vichy"):
+        if k in spec and not isinstance(spec[k], bool):
+            c.fail(f"politics.{k}", "must be true or false")
 
 
 def check_reinforcements(c: Check) -> None:
