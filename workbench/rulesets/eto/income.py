@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import supply, values
+from workbench.rulesets.eto import politics, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -171,8 +171,9 @@ def debits(state: State, nation: str, side: str) -> int:
 
 def collection(state: State, step: Any) -> None:
     """Income phase Step 1 (ETO-36.1)."""
+    fallen = {**politics.war_state(state).get("conquered", {}), **politics.war_state(state).get("liberated", {})}
     for nation, side in majors(state):
-        if nation == "US":
+        if nation == "US" or nation in fallen:  # 40.1, 40.3: no seasonal income, conquered or liberated
             continue
         base = base_income(state, nation)
         extra, notes = resource_income(state, nation, side)

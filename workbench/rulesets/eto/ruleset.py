@@ -34,6 +34,7 @@ from workbench.rulesets.eto import (
     combat,
     command,
     commitment,
+    conquest,  # noqa: F401 - registers 40.0's conquest check in control.ENTRY_HOOKS
     construction,
     convoys,
     fleets,

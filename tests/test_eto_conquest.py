@@ -1,0 +1,119 @@
+"""ETO-40.0-40.3: conquest, the disposal of a conquered navy, and liberation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from eto_kit import FixedDice, events, scenario_text, unit
+
+from workbench.engine import load_scenario
+from workbench.rulesets.eto import conquest, income, politics
+from workbench.rulesets.eto import control as ctl
+
+#: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
+WAR = '''
+[politics]
+members = { GE = "axis", IT = "axis", UK = "western", FR = "western", PL = "western", DK = "western", LU = "western" }
+fronts = [["axis", "western"]]
+'''
+
+
+def new_state(tmp_path: Path, units: list, *, on: bool = True):  # noqa: ANN201
+    text = scenario_text(units, first="1940-06", last="1940-07", west=True,
+                         options={"politics": on, "naval": True}, extra=WAR)
+    text = text.replace('"France" = "axis"', '"France" = "allies"').replace(
+        'nations = ["UK", "FR"]', 'nations = ["UK", "FR", "DK", "LU"]')
+    path = tmp_path / "eto-conquest.toml"
+    path.write_text(text)
+    return load_scenario(path).new_state(seed=1)
+
+
+def take_all_but_one(state, nation: str, side: str = "axis") -> int:  # noqa: ANN001
+    """Give ``side`` every key hex of ``nation`` but the last; return the last one's index."""
+    keys = np.flatnonzero(conquest.key_hexes(state, nation))
+    ctl.control(state)[keys[:-1]] = ctl.SIDE_CODE[side]
+    return int(keys[-1])
+
+
+def test_eto_40_0_40_1_conquered_when_the_last_city_resource_hex_falls(tmp_path: Path) -> None:
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("DK-1", "DK", "infantry", "04637"),
+                             unit("DK-2", "DK", "infantry", "Force pool")])
+    keys = np.flatnonzero(conquest.key_hexes(s, "DK"))
+    assert len(keys) == 4  # Denmark's city resource hexes (home and colonies: Iceland, Greenland)
+    last = take_all_but_one(s, "DK")
+    assert not conquest.conquered_now(s, "DK")
+    ctl.pass_through(s, s.unit("GE-1"), [last])
+    assert politics.war_state(s)["conquered"] == {"DK": "GE"}
+    assert "DK-1" not in s.units_by_id and "DK-2" not in s.units_by_id  # map units and force pool (40.1)
+    terr = politics.territory(s, "DK")
+    assert np.all(ctl.control(s)[terr] == ctl.AXIS)  # colonies too
+    assert ctl.control(s)[s.map.index(s.map.hex_of("Reykjavik"))] == ctl.AXIS
+    assert "Denmark is conquered by GE" in events(s, "conquered")[0]["text"]
+
+
+def test_eto_40_0_a_country_without_cities_falls_as_an_invader_enters(tmp_path: Path) -> None:
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946")])
+    lu = np.flatnonzero(politics.territory(s, "LU"))
+    assert len(lu) == 1 and conquest.key_hexes(s, "LU").sum() == 1  # one hex: its city, or itself
+    ctl.pass_through(s, s.unit("GE-1"), [int(lu[0])])
+    assert politics.war_state(s)["conquered"] == {"LU": "GE"}
+
+
+def _france(tmp_path: Path, *faces: int):  # noqa: ANN202
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("UK-1", "UK", "infantry", "03946"),
+                             unit("FR-BB1", "FR", "bb", "03866", name="Provence", props={"in_port": True}),
+                             unit("FR-CA1", "FR", "ca", "03866", name="Algerie", props={"in_port": True}),
+                             unit("FR-BB2", "FR", "bb", "02153", name="Richelieu", props={"in_port": True}),
+                             unit("FR-DD1", "FR", "dd", "Turn track"),
+                             unit("FR-1", "FR", "infantry", "03660")])
+    s.dice = FixedDice(*faces)
+    return s
+
+
+def test_eto_40_2_disposal_stack_by_stack_and_the_mediterranean_exception(tmp_path: Path) -> None:
+    # stacks in label order: Brest 02153, Toulon 03866, then the turn track
+    s = _france(tmp_path, 2, 3, 5, 5, 4, 5)
+    last = take_all_but_one(s, "FR")
+    ctl.pass_through(s, s.unit("GE-1"), [last])
+    assert politics.war_state(s)["conquered"]["FR"] == "GE"
+    rb = s.unit("FR-BB2")  # Brest: 5 -> joins the fleet opposing the conqueror, leaves the port
+    assert (rb.nation, rb.side, rb.props["in_port"], rb.props["captured_from"]) == ("UK", "allies", False, "FR")
+    for uid in ("FR-BB1", "FR-CA1"):  # Toulon (Western Mediterranean): 10 -> Germany's prize goes to Italy
+        assert (s.unit(uid).nation, s.unit(uid).side) == ("IT", "axis")
+    assert "FR-DD1" not in s.units_by_id  # turn track: 9 -> eliminated (2-9)
+    assert "FR-1" not in s.units_by_id
+    rolls = [e for e in events(s, "roll") if e["rule"] == "ETO-40.2"]
+    assert [r["dice"] for r in rolls] == [[2, 3], [5, 5], [4, 5]]
+    assert [e["data"]["roll"] for e in events(s, "naval_disposal")] == [5, 10, 9]
+
+
+def test_eto_40_2_six_to_nine_removed_ten_to_twelve_turn_track_survives(tmp_path: Path) -> None:
+    s = _france(tmp_path, 3, 3, 4, 5, 6, 6)
+    ctl.pass_through(s, s.unit("GE-1"), [take_all_but_one(s, "FR")])
+    assert "FR-BB2" not in s.units_by_id  # 6: removed
+    assert "FR-BB1" not in s.units_by_id  # 9: removed
+    assert s.unit("FR-DD1").nation == "GE"  # turn track 12: the conqueror's
+
+
+def test_eto_40_3_liberation_is_a_second_conquest(tmp_path: Path) -> None:
+    s = _france(tmp_path, 1, 1, 5, 5, 1, 1, 6, 6)
+    ctl.pass_through(s, s.unit("GE-1"), [take_all_but_one(s, "FR")])
+    assert s.unit("FR-BB1").nation == "IT"
+    home = np.flatnonzero(conquest.key_hexes(s, "FR", home_only=True))
+    ctl.control(s)[home[:-1]] = ctl.ALLIES
+    ctl.pass_through(s, s.unit("UK-1"), [int(home[-1])])
+    ws = politics.war_state(s)
+    assert "FR" not in ws["conquered"] and ws["liberated"] == {"FR": "UK"}
+    assert np.all(ctl.control(s)[ctl.home_mask(s, "FR", original=True)] == ctl.ALLIES)
+    # the Italian prizes from France are diced again: 12, the liberator's fleet
+    assert s.unit("FR-BB1").nation == "UK" and s.unit("FR-BB1").side == "allies"
+    assert "France is liberated by UK" in events(s, "liberated")[0]["text"]
+    income.collection(s, None)  # "does not regain its force pool, seasonal income ..."
+    assert "FR.income_pending" not in s.tracks and "UK.income_pending" in s.tracks
+
+
+def test_eto_40_0_slice_scenarios_conquer_nothing(tmp_path: Path) -> None:
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946")], on=False)
+    ctl.pass_through(s, s.unit("GE-1"), [take_all_but_one(s, "DK")])
+    assert "conquered" not in politics.war_state(s) and not events(s, "conquered")

@@ -1,0 +1,201 @@
+"""Conquest and liberation of countries (ETO-40.0-40.3).
+
+A country is conquered when every city resource hex of its home country and colonies is held
+by its enemies; a minor without any, when all its cities and resource hexes are; one with
+neither, as soon as an invader enters (40.0).  Conquest removes its land and air units and its
+force pool, hands its hexes to the conqueror's side, and dices for its navy stack by stack
+(40.2).  A conquered country is liberated when its enemies' enemies hold all its home city
+resource hexes again (40.3).  Checked whenever a land unit takes hexes (``control.ENTRY_HOOKS``),
+in games that play politics (:func:`politics.on`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.engine.state import State
+from workbench.engine.units import Unit
+from workbench.rulesets.eto import control as ctl
+from workbench.rulesets.eto import naval_units, politics, sea_spaces, values
+from workbench.rulesets.eto.terrain import terrain_arrays
+
+RULE = "ETO-40.0"
+TURN_TRACK = "Turn track"
+
+
+def _t(state: State) -> dict[str, Any]:
+    return politics.table(state)["conquest"]
+
+
+def key_hexes(state: State, nation: str, *, home_only: bool = False) -> np.ndarray:
+    """The hexes whose capture conquers ``nation`` (40.0): its city resource hexes (home and
+    colonies); a minor without any, its cities and resource hexes; with neither, every hex."""
+    ta = terrain_arrays(state)
+    row = politics.nations(state)[nation]
+    land = ctl.home_mask(state, nation, original=True) if home_only else politics.territory(state, nation)
+    cr = land & ta.city_resource
+    if cr.any():
+        return cr
+    if row.get("kind") == "minor":
+        cities = land & (ta.city | ta.resource)
+        if cities.any():
+            return cities
+    return land
+
+
+def conquered_now(state: State, nation: str) -> bool:
+    """ETO-40.0: every key hex held by the enemy side (the country is at war and not yet conquered);
+    a country with neither cities nor resource hexes, as soon as an enemy holds any of its hexes."""
+    side = politics.side_of(state, nation)
+    if side is None or nation in politics.war_state(state).get("conquered", {}):
+        return False
+    keys = key_hexes(state, nation)
+    ctrl = ctl.control(state)
+    enemy = ctl.SIDE_CODE[values.other(side)]
+    if not keys.any():
+        return False
+    ta = terrain_arrays(state)
+    if not (keys & (ta.city | ta.resource | ta.city_resource)).any():  # no cities, no resources
+        return bool((ctrl[keys] == enemy).any())
+    return bool((ctrl[keys] == enemy).all())
+
+
+def conquer(state: State, nation: str, conqueror: str) -> None:
+    """ETO-40.1: the effects of conquest, at once."""
+    name = politics.nations(state)[nation]["name"]
+    side = politics.side_of(state, nation) or "allies"
+    win_side = values.other(side)
+    ws = politics.writable(state)
+    ws.setdefault("conquered", {})[nation] = conqueror
+    removed = []
+    navy: dict[str, list[Unit]] = {}
+    for u in sorted(list(state.units_by_id.values()), key=lambda u: u.id):
+        if u.nation != nation:
+            continue
+        if naval_units.is_naval(state, u) and u.location not in (values.FORCE_POOL, "Eliminated"):
+            navy.setdefault(u.location or "", []).append(u)
+        else:  # land and air on the map, and the whole force pool (40.1)
+            removed.append(u.id)
+            del state.units_by_id[u.id]
+    mask = politics.territory(state, nation)
+    ctl.control(state)[mask] = ctl.SIDE_CODE[win_side]
+    state.emit("conquered", side=win_side, rule="ETO-40.1", nation=nation, conqueror=conqueror,
+               text=f"{name} is conquered by {conqueror}: {len(removed)} land and air units and its force pool "
+                    f"removed, its territory friendly to the {win_side.capitalize()}")
+    for at, stack in sorted(navy.items()):
+        dispose(state, stack, conqueror, at, side)
+    for k in [k for k in state.tracks if k.startswith(f"{nation}.rail")]:
+        state.tracks[k] = 0  # 40.1: "The nation's rail capacity is lost"
+
+
+def _in(band: list[int], roll: int) -> bool:
+    return band[0] <= roll <= band[1]
+
+
+def dispose(state: State, stack: list[Unit], conqueror: str, at: str, old_side: str) -> None:
+    """ETO-40.2: two dice per stack: 2-5 join the conqueror's opponents, 6-9 are removed, 10-12
+    join the conqueror (Germany's Mediterranean prizes join Italy); ships on the turn track are
+    eliminated on 2-9."""
+    t = _t(state)["disposal"]
+    nation = stack[0].nation
+    roll = sum(state.roll(int(t["dice"]), purpose=f"disposal of {nation}'s ships at {at}: 2-5 to the conqueror's "
+                          "opponents, 6-9 removed, 10-12 to the conqueror", rule=t["rule"]))
+    fleet = conqueror
+    if conqueror == t["mediterranean_conqueror"] and at != TURN_TRACK \
+            and sea_spaces.home_area(state, at) in t["mediterranean_areas"]:
+        fleet = t["mediterranean_fleet"]  # "even if Italy is not yet at war"
+    ids = ", ".join(u.id for u in stack)
+    if at == TURN_TRACK and _in(t["turn_track_eliminated"], roll) or at != TURN_TRACK and _in(t["removed"], roll):
+        for u in stack:
+            del state.units_by_id[u.id]
+        fate = "permanently removed from play"
+    elif _in(t["join_conqueror"], roll):
+        for u in stack:
+            u.props.setdefault("captured_from", u.nation)
+            u.nation, u.side = fleet, politics.side_of(state, fleet) or values.other(old_side)
+        fate = f"join the {fleet} fleet"
+    else:
+        heir = _heir(state, nation, old_side)
+        for u in stack:
+            u.props.setdefault("captured_from", u.nation)
+            u.nation, u.side = heir, old_side
+            if u.props.get("in_port"):  # "leave the port immediately, but remain in the port hex"
+                u.props["in_port"] = False
+        fate = f"join the {heir} fleet, opposing the conqueror"
+    state.emit("naval_disposal", side=old_side, rule=t["rule"], nation=nation, roll=roll,
+               text=f"{ids} at {at}: {roll}, {fate}")
+
+
+def _heir(state: State, nation: str, side: str) -> str:
+    """The major that takes over ships joining the conqueror's opponents: the conquered
+    minor's major partner, else the first major of its partnership still fighting."""
+    row = politics.nations(state)[nation]
+    p = politics.partnership(state, nation) or "western"
+    conquered = politics.war_state(state).get("conquered", {})
+    cands = [row.get("major_partner")] + [n for n, r in sorted(politics.nations(state).items())
+                                          if r.get("kind") == "major" and politics.partnership(state, n) == p]
+    return next((n for n in cands if n and n != nation and n not in conquered), nation)
+
+
+def liberated_now(state: State, nation: str) -> str | None:
+    """ETO-40.3: the liberating side, when every home city resource hex of a conquered country is
+    held by an enemy of its conqueror."""
+    conqueror = politics.war_state(state).get("conquered", {}).get(nation)
+    if conqueror is None:
+        return None
+    c_side = politics.side_of(state, conqueror)
+    if c_side is None:
+        return None
+    keys = key_hexes(state, nation, home_only=True)
+    liberator = values.other(c_side)
+    if keys.any() and bool((ctl.control(state)[keys] == ctl.SIDE_CODE[liberator]).all()):
+        return liberator
+    return None
+
+
+def liberate(state: State, nation: str, liberator_side: str, liberator: str) -> None:
+    """ETO-40.3: "treated as a second conquest": the country's hexes become friendly to the
+    liberator, and the ships its conqueror took are diced for again."""
+    ws = politics.writable(state)
+    conqueror = ws["conquered"].pop(nation)
+    ws.setdefault("liberated", {})[nation] = liberator
+    ctl.control(state)[ctl.home_mask(state, nation, original=True)] = ctl.SIDE_CODE[liberator_side]
+    state.emit("liberated", side=liberator_side, rule="ETO-40.3", nation=nation, liberator=liberator,
+               text=f"{politics.nations(state)[nation]['name']} is liberated by {liberator}")
+    prizes: dict[str, list[Unit]] = {}
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        if u.props.get("captured_from") == nation and politics.side_of(state, u.nation) == politics.side_of(
+                state, conqueror):
+            prizes.setdefault(u.location or "", []).append(u)
+    for at, stack in sorted(prizes.items()):
+        dispose(state, stack, liberator, at, stack[0].side)
+
+
+def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
+    """After a land unit took hexes: conquests and liberations it completed (40.0, 40.3)."""
+    if not politics.on(state.game):
+        return
+    ta = terrain_arrays(state)
+    hm = state.map
+    touched = set()
+    for lab in labels:
+        i = hm.index(lab)
+        c = ta.country[i]
+        if c:
+            n = politics.nation_of_country(state, c)
+            if n is not None:
+                touched.add(n)
+    conqueror = values.major_of(state, unit.nation)
+    for n in sorted(touched):
+        if conquered_now(state, n):
+            conquer(state, n, conqueror)
+        else:
+            lib = liberated_now(state, n)
+            if lib is not None and lib == unit.side:
+                liberate(state, n, lib, conqueror)
+
+
+if on_land_entry not in ctl.ENTRY_HOOKS:
+    ctl.ENTRY_HOOKS.append(on_land_entry)
