@@ -41,6 +41,14 @@ def test_start_notebook_runs_and_the_map_and_panels_appear(lab_notebook):
     assert nb.kernel("print(type(bench).__name__, bench.state.decision.kind)") == "Workbench player/initial-movement"
     for sel, text in ((".wb-outline-tree", "you are here"), (".wb-decision-box", "SSA-4.2b"),
                       (".wb-orders", "Click a unit")):
+        # widgets render after the kernel has answered, and JupyterLab skips painting cells out of
+        # view (their text reads empty): bring each into view, and give it up to 30 s
+        for _ in range(60):
+            if page.locator(sel).count():
+                page.locator(sel).first.scroll_into_view_if_needed()
+                if text in page.locator(sel).first.inner_text():
+                    break
+            page.wait_for_timeout(500)
         assert text in page.locator(sel).first.inner_text()
     cv = nb.map_canvas()
     box = cv.bounding_box()

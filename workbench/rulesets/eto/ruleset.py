@@ -43,6 +43,7 @@ from workbench.rulesets.eto import (
     income,
     initiative,
     invasion,
+    iron_route,
     losses,
     naval_interception,
     naval_movement,
@@ -166,6 +167,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["income/convoy-routes"] = convoys.seasonal_check  # 5.6: North Atlantic escorts or closure
         p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
         p["strategic/uboats"] = uboats.uboat_step  # 5.0
+        p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
