@@ -8,7 +8,7 @@ import numpy as np
 from eto_kit import FixedDice, events, scenario_text, unit
 
 from workbench.engine import load_scenario
-from workbench.rulesets.eto import conquest, income, politics
+from workbench.rulesets.eto import conquest, income, italy_surrender, politics
 from workbench.rulesets.eto import control as ctl
 
 #: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
@@ -117,3 +117,69 @@ def test_eto_40_0_slice_scenarios_conquer_nothing(tmp_path: Path) -> None:
     s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946")], on=False)
     ctl.pass_through(s, s.unit("GE-1"), [take_all_but_one(s, "DK")])
     assert "conquered" not in politics.war_state(s) and not events(s, "conquered")
+
+
+ITALY_1943 = '''
+[politics]
+members = { GE = "axis", IT = "axis", UK = "western", FR = "western", US = "western" }
+fronts = [["axis", "western"]]
+'''
+
+
+def _italy(tmp_path: Path, units: list, *faces: int):  # noqa: ANN202
+    text = scenario_text(units, first="1943-09", last="1943-10", west=True, options={"politics": True},
+                         extra=ITALY_1943)
+    text = text.replace('nations = ["UK", "FR"]', 'nations = ["UK", "FR", "US"]').replace(
+        '"Italy" = "axis"', '"Italy" = "axis"\n"Libya" = "allies"')
+    path = tmp_path / "eto-italy.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    s.dice = FixedDice(*faces)
+    return s
+
+
+TOE, NAPLES, PALERMO = "05876", "05471", "05277"
+
+
+def test_eto_40_6_italy_surrenders_on_a_1_or_2(tmp_path: Path) -> None:
+    s = _italy(tmp_path, [unit("UK-1", "UK", "infantry", "05677"), unit("IT-1", "IT", "infantry", NAPLES),
+                          unit("GE-1", "GE", "infantry", "05069")], 2)
+    assert italy_surrender.axis_outside(s) == [] and italy_surrender.mainland(s)[s.map.index(TOE)]
+    s.unit("UK-1").location = TOE  # the unit lands on the toe of Italy
+    ctl.pass_through(s, s.unit("UK-1"), [s.map.index(TOE)])
+    assert politics.war_state(s)["conquered"] == {"IT": "UK"}
+    assert "IT-1" not in s.units_by_id and "GE-1" in s.units_by_id  # Italian forces removed (40.1)
+    c = ctl.control(s)
+    assert c[s.map.index(TOE)] == ctl.ALLIES  # the Allied unit holds it
+    assert c[s.map.index(NAPLES)] == ctl.AXIS  # "Italian hexes ... become friendly to the Axis"
+    assert c[s.map.index(s.map.hex_of("Cagliari"))] == ctl.AXIS and c[s.map.index(s.map.hex_of("Tirana"))] == ctl.AXIS
+    assert c[s.map.index(s.map.hex_of("Tripoli"))] == ctl.ALLIES  # Libya, a colony: the conqueror's
+    roll = [e for e in events(s, "roll") if e["rule"] == "ETO-40.6"]
+    assert [r["dice"] for r in roll] == [[2]] and roll[0]["side"] == "axis"
+
+
+def test_eto_40_6_three_to_six_fights_on_one_roll_a_turn(tmp_path: Path) -> None:
+    s = _italy(tmp_path, [unit("UK-1", "UK", "infantry", "05677"), unit("UK-2", "UK", "infantry", "05677")], 3, 1)
+    ctl.pass_through(s, s.unit("UK-1"), [s.map.index(TOE)])
+    assert "IT" not in politics.war_state(s).get("conquered", {})
+    ctl.pass_through(s, s.unit("UK-2"), [s.map.index("05875")])  # a second capture this turn: no roll
+    assert len([e for e in events(s, "roll") if e["rule"] == "ETO-40.6"]) == 1
+
+
+def test_eto_40_6_axis_units_in_africa_or_sicily_or_a_sicilian_capture(tmp_path: Path) -> None:
+    s = _italy(tmp_path, [unit("UK-1", "UK", "infantry", "05677"), unit("GE-A", "GE", "infantry", "05277")], 1)
+    assert italy_surrender.axis_outside(s) == ["Sicily"]
+    ctl.pass_through(s, s.unit("UK-1"), [s.map.index(TOE)])
+    assert not [e for e in events(s, "roll") if e["rule"] == "ETO-40.6"]
+    s2 = _italy(tmp_path, [unit("UK-1", "UK", "infantry", "05677")], 1)
+    ctl.pass_through(s2, s2.unit("UK-1"), [s2.map.index(PALERMO)])  # Sicily is not the mainland
+    assert not [e for e in events(s2, "roll") if e["rule"] == "ETO-40.6"]
+
+
+def test_eto_40_8_a_major_holding_colonial_city_resource_hexes_is_not_conquered(tmp_path: Path) -> None:
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946")])
+    home = np.flatnonzero(conquest.key_hexes(s, "FR", home_only=True))
+    ctl.control(s)[home[:-1]] = ctl.AXIS
+    ctl.pass_through(s, s.unit("GE-1"), [int(home[-1])])
+    assert "FR" not in politics.war_state(s).get("conquered", {})  # Algiers and Beirut hold out
+    assert conquest.key_hexes(s, "FR").sum() > len(home)

@@ -11,10 +11,11 @@ NA, SA, ARC, USC = ("North Atlantic convoy escort box", "South Atlantic convoy e
                     "Arctic convoy escort box", "US coast convoy escort box")
 
 
-def _state(tmp_path, *units, tracks=None, weather="F"):  # noqa: ANN001, ANN202
+def _state(tmp_path, *units, tracks=None, weather="F", first="1941-07"):  # noqa: ANN001, ANN202
     tmp_path.mkdir(parents=True, exist_ok=True)
     s = new_state(tmp_path, list(units), west=True, options={"naval": True, "air": True},
-                  tracks={"UK.eps": 50, "US.eps": 50, **(tracks or {})})
+                  tracks={"UK.eps": 50, "US.eps": 50, **(tracks or {})}, first=first,
+                  last=first[:5] + f"{int(first[5:]) % 12 + 1:02d}" if first[5:] != "12" else first)
     s.tracks["weather"] = weather
     return s
 
@@ -74,7 +75,8 @@ def test_eto_5_3_ep_loss_modifiers(tmp_path, route_area, weather, schnorkel, dam
     +1 US coast, +1 severe zone in W, +2 EPs per schnorkel U-boat.  No escorts: (4,3) succeeds."""
     props = {"schnorkel": True} if schnorkel else {}
     s = _state(tmp_path, unit("GE-U1", "GE", "uboat", route_area, props=props, reduced=damaged),
-               tracks={"US.at_war": 1}, weather=weather)
+               tracks={"US.at_war": 1}, weather=weather,
+               first="1942-02" if route_area == "US coastal box" else "1941-07")  # 36.4: US coast from 1942
     s.dice = FixedDice(4, 3, 3)
     out = uboats.uboat_step(s)
     assert out[0]["eps"] == loss
@@ -174,7 +176,10 @@ def test_eto_5_6_fewer_than_two_north_atlantic_stacks_close_the_atlantic(tmp_pat
     s.units_by_id["UK-NA-air0"].props.pop("carrier")
     convoys.seasonal_check(s)
     assert convoys.closed(s, "north_atlantic") and convoys.closed(s, "south_atlantic")
-    assert s.tracks["convoy.north_atlantic.closed_until"] == "1941-10" and not convoys.closed(s, "arctic")
+    assert s.tracks["convoy.north_atlantic.closed_until"] == "1941-10"
+    assert convoys.closed(s, "arctic")  # 36.4: closed anyway until the Western Allies open it
+    s.tracks["convoy.arctic.open"] = 1
+    assert not convoys.closed(s, "arctic")  # 5.6's closure leaves the Arctic route alone
 
 
 def test_eto_5_6_closure_in_a_seasonal_turn_runs_three_months_from_the_season(tmp_path):

@@ -25,6 +25,9 @@ SIDE_CODE = {"axis": AXIS, "allies": ALLIES}
 #: ``f(state, unit, labels)`` run after a land unit entered ``labels`` (airbase evacuation,
 #: 13.2, registers here from :mod:`airbases`).
 ENTRY_HOOKS: list[Callable[[State, Unit, list[str]], None]] = []
+#: ``f(state, unit, hexes)`` run after a land unit took ``hexes`` (dense indices) from the other
+#: side or a neutral: captures (40.6's roll for Italy registers here).
+CAPTURE_HOOKS: list[Callable[[State, Unit, np.ndarray], None]] = []
 
 
 def control(state: State) -> np.ndarray:
@@ -102,11 +105,17 @@ def pass_through(state: State, unit: Unit, path: list[int]) -> None:
     (move, advance, breakthrough or retreat)."""
     if not values.is_land_unit(state, unit):
         return
-    control(state)[np.asarray(path, dtype=np.int64)] = SIDE_CODE[unit.side]
+    idx = np.asarray(path, dtype=np.int64)
+    ctrl = control(state)
+    taken = idx[ctrl[idx] != SIDE_CODE[unit.side]]
+    ctrl[idx] = SIDE_CODE[unit.side]
     labels = [state.map.label(int(i)) for i in path]
     remove_entered_markers(state, unit, labels)
     for hook in ENTRY_HOOKS:
         hook(state, unit, labels)
+    if len(taken):
+        for capture in CAPTURE_HOOKS:
+            capture(state, unit, taken)
 
 
 def removable_marker_kinds(state: State) -> set[str]:

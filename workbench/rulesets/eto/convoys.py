@@ -6,9 +6,9 @@ convoy escort box (``location`` = the box name, 7.5); U-boats and surface raider
 area that holds the box (the map's box ``sea_area``: the North Atlantic, the South Atlantic, the
 Barents Sea, the US coastal box).
 
-Lend lease (36.5-36.9, the economy issue) decides 4.4's division; until it is built a scenario
-or the economy sets the tracks ``lend_lease.US.UK``, ``lend_lease.US.SU`` and ``lend_lease.UK.SU``
-(truthy while that lend lease flows this season).
+Lend lease (36.5-36.9, :mod:`lend_lease`) decides 4.4's division: the tracks
+``lend_lease.US.UK``, ``lend_lease.US.SU`` and ``lend_lease.UK.SU`` hold the EPs sent this season.
+Whether a route runs at all is 36.4's (:mod:`convoy_routes`).
 """
 
 from __future__ import annotations
@@ -52,9 +52,14 @@ def route_at(state: State, space: str) -> str | None:
 
 def closed(state: State, route: str) -> bool:
     """ETO-36.4: a closed route cannot be raided or attacked by U-boats (4.1, 5.1).  Closed while
-    the track ``convoy.<route>.closed_until`` names a month after this one."""
+    the track ``convoy.<route>.closed_until`` names a month after this one (5.6), or while 36.4
+    keeps it closed (:func:`convoy_routes.closed_now`: not yet open, closed by choice, ...)."""
     until = state.tracks.get(f"convoy.{route}.closed_until")
-    return bool(until) and str(until) > state.turn_label[:7]
+    if bool(until) and str(until) > state.turn_label[:7]:
+        return True
+    from workbench.rulesets.eto.convoy_routes import closed_now
+
+    return closed_now(state, route) is not None
 
 
 def zone(state: State, route: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import politics, supply, values
+from workbench.rulesets.eto import convoy_routes, lend_lease, politics, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -178,11 +178,13 @@ def collection(state: State, step: Any) -> None:
         base = base_income(state, nation)
         extra, notes = resource_income(state, nation, side)
         bonus = int(state.tracks.pop(f"{nation}.activation_bonus", 0))  # 35.0: minors activated this turn
-        state.tracks[f"{nation}.income_pending"] = base + extra + bonus
+        ll = lend_lease.uk_receipts(state) if nation == "UK" else 0  # 36.6: 1941 lend lease
+        state.tracks[f"{nation}.income_pending"] = base + extra + bonus + ll
         state.emit("income", side=side, rule="ETO-36.1",
                    text=f"{nation} income {base} base + {extra} resource hexes"
-                        + (f" + {bonus} for activated partners (35.0)" if bonus else ""), nation=nation, base=base,
-                   resources=extra, notes=notes, activation=bonus)
+                        + (f" + {bonus} for activated partners (35.0)" if bonus else "")
+                        + (f" + {ll} US lend lease (36.6)" if ll else ""), nation=nation, base=base,
+                   resources=extra, notes=notes, activation=bonus, lend_lease=ll)
 
 
 def losses(state: State, step: Any) -> None:
@@ -191,6 +193,8 @@ def losses(state: State, step: Any) -> None:
         if f"{nation}.income_pending" not in state.tracks:
             continue
         debit = debits(state, nation, side)
+        closure = convoy_routes.debit(state, nation)  # 36.2, 36.4: routes closed last season
+        debit -= closure
         income = int(state.tracks.pop(f"{nation}.income_pending")) + debit
         before = int(state.tracks.get(f"{nation}.eps", 0))
         state.tracks[f"{nation}.eps"] = before + income

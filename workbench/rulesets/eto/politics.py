@@ -138,12 +138,14 @@ def join(state: State, nation: str, partnership_: str) -> None:
 
 
 def open_front(state: State, pa: str, pb: str) -> None:
+    """Open the war between partnerships ``pa`` (the invader's) and ``pb``."""
     ws = writable(state)
     key = _pair(pa, pb)
     if pa != pb and key not in ws["fronts"]:
         ws["fronts"] = sorted([*ws["fronts"], key])
         if key == _pair("axis", "soviet"):
             ws.setdefault("axis_soviet_war_began", state.turn_label)  # 35.1's -2, and its "before spring 1941"
+            ws.setdefault("axis_soviet_war_by", pa)  # 36.5: no lend lease if the USSR began it
 
 
 def record(state: State, **entry: str) -> None:

@@ -36,6 +36,7 @@ from workbench.rulesets.eto import (
     commitment,
     conquest,  # noqa: F401 - registers 40.0's conquest check in control.ENTRY_HOOKS
     construction,
+    convoy_routes,
     convoys,
     fleets,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
@@ -44,6 +45,8 @@ from workbench.rulesets.eto import (
     initiative,
     invasion,
     iron_route,
+    italy_surrender,  # noqa: F401 - registers 40.6's roll in control.CAPTURE_HOOKS
+    lend_lease,
     losses,
     naval_interception,
     naval_movement,
@@ -138,7 +141,8 @@ class ETORuleset(ETOFace, Ruleset):
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
-            activation.ActivatePartnerOrder(),
+            activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
+            lend_lease.LendLeaseOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -164,7 +168,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["end/end-of-turn"] = self._end_of_month
         p["income/collection"] = income.collection
         p["income/losses"] = income.losses
-        p["income/convoy-routes"] = convoys.seasonal_check  # 5.6: North Atlantic escorts or closure
+        p["income/convoy-routes"] = self._convoy_routes  # 36.4 automatic closures, 5.6 escorts
+        p["income/convoy-routes:exit"] = convoy_routes.charge  # 36.4: closed routes cost next season
+        p["income/exchanges"] = lend_lease.reset  # 36.5-36.9: this season's exchanges begin at 0
         p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
         p["strategic/uboats"] = uboats.uboat_step  # 5.0
         p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0
@@ -188,6 +194,11 @@ class ETORuleset(ETOFace, Ruleset):
         p[f"{strategic_bombing.RAID_STEP}:exit"] = strategic_bombing.end_raid_step
         p[strategic_bombing.DECLINED] = strategic_bombing.declined
         p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
+
+    def _convoy_routes(self, state: State, step: Step) -> None:
+        """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
+        convoy_routes.step(state, step)
+        convoys.seasonal_check(state, step)
 
     def _air_step_over(self, state: State, step: Step) -> None:
         """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then

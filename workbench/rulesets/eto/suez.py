@@ -19,15 +19,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import stacking, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
-from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
+from workbench.rulesets.eto.terrain import hex_lonlat, land_masses, terrain_arrays
 from workbench.rulesets.eto.values import FORCE_POOL, track
 
 ELIGIBLE = "suez_eligible"            # prop: may still be moved to the box (eliminated where 37.7 allows)
@@ -62,14 +60,9 @@ def closed(state: State) -> bool:
 
 
 def _med_islands(state: State, land: np.ndarray, touches_med: np.ndarray, max_hexes: int) -> np.ndarray:
-    """Mediterranean islands: land masses cut off by all-sea hexsides, of at most ``max_hexes``
-    hexes, with a hex on a Mediterranean sea area (scipy connected components)."""
-    hm = state.map
-    nb = hm.neighbors
-    a = np.repeat(np.arange(hm.size), 6).reshape(hm.size, 6)
-    keep = (nb >= 0) & ~hm.side_mask("all-sea") & land[:, None] & land[np.maximum(nb, 0)]
-    graph = coo_matrix((np.ones(int(keep.sum())), (a[keep], nb[keep])), shape=(hm.size, hm.size))
-    _, comp = connected_components(graph, directed=False)
+    """Mediterranean islands: land masses cut off by all-sea hexsides (:func:`land_masses`), of at
+    most ``max_hexes`` hexes, with a hex on a Mediterranean sea area."""
+    comp = land_masses(state)
     sizes = np.bincount(comp[land], minlength=comp.max() + 1)
     small = land & (sizes[comp] <= max_hexes)
     return small & np.isin(comp, np.unique(comp[small & touches_med]))

@@ -80,3 +80,21 @@ def hex_lonlat(state: State) -> tuple[np.ndarray, np.ndarray]:
         return np.asarray(lon), np.asarray(lat)
 
     return hm.cached("eto.lonlat", compute)
+
+
+def land_masses(state: State) -> np.ndarray:
+    """A land-mass number per hex: land hexes joined by hexsides that are not all-sea (scipy
+    connected components; water hexes get their own numbers).  Islands (37.7's Mediterranean
+    islands, 40.6's Sicily and Sardinia) are the small masses.  Computed once per map."""
+    def make() -> np.ndarray:
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        hm = state.map
+        land = terrain_arrays(state).land
+        nb = hm.neighbors
+        a = np.repeat(np.arange(hm.size), 6).reshape(hm.size, 6)
+        keep = (nb >= 0) & ~hm.side_mask("all-sea") & land[:, None] & land[np.maximum(nb, 0)]
+        graph = coo_matrix((np.ones(int(keep.sum())), (a[keep], nb[keep])), shape=(hm.size, hm.size))
+        return connected_components(graph, directed=False)[1]
+    return state.game.cached(("eto.land_masses",), make)
