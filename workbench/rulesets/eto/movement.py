@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder, Refusal
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
@@ -758,6 +758,10 @@ class MoveOrder(OrderKind):
         if on_map_dest and stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
                                f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
+        if on_map_dest:
+            from workbench.rulesets.eto.garrison import move_why_not
+
+            refuse(move_why_not(state, unit, dest))  # 41.2: a minor's home garrison
         if values.unit_class(state, unit) == "hq" and on_map_dest:
             from workbench.rulesets.eto.hq_limits import interval_violations
             bad = interval_violations(state, unit, dest)

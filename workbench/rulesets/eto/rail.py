@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import stacking, values
+from workbench.rulesets.eto import garrison, stacking, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq_limits import region_why_not
 from workbench.rulesets.eto.movement import generals_with, occupied_by
@@ -407,6 +407,7 @@ class RailOrder(OrderKind):
         outside = region_why_not(state, u, dest)
         if outside:
             raise IllegalOrder.of(outside, "ETO-23.5")
+        refuse(garrison.move_why_not(state, u, dest))  # 41.2
         gid = order.get("general")
         if gid is not None and gid not in {g.id for g in generals_with(state, u)}:
             raise IllegalOrder("ETO-31.1", f"{gid} is not a general stacked with {uid}")

@@ -39,6 +39,7 @@ from workbench.rulesets.eto import (
     convoy_routes,
     convoys,
     fleets,
+    garrison,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
     hq,
     income,
@@ -413,6 +414,9 @@ class ETORuleset(ETOFace, Ruleset):
 
     # -- procedures ------------------------------------------------------------------------------
     def _end_attack_sequence(self, state: State, step: Step) -> None:
+        """End of an attack sequence: designations not rolled are cancelled (26.3); a minor's
+        home garrison is restored from its units outside (41.2)."""
+        garrison.restore(state)
         for d in state.markers.get("designations", []):
             if not d["resolved"]:
                 state.emit("cancelled", rule="ETO-26.3", text=f"attack on {d['target']} cancelled before the roll",
