@@ -29,9 +29,10 @@ fronts = [["axis", "western"]]
 
 def game(tmp_path: Path, politics_text: str, *, first: str = "1940-08", last: str = "1940-09",
          units: list | None = None, allies: tuple[str, ...] = ("UK", "FR", "SU", "US", "NO"),
-         politics_on: bool = True):  # noqa: ANN201
+         politics_on: bool = True, optional: tuple[str, ...] = ()):  # noqa: ANN201
+    options = {"politics": politics_on, **({"optional_rules": list(optional)} if optional else {})}
     text = scenario_text(units or [unit("GE-1", "GE", "infantry", "03946")], first=first, last=last, west=True,
-                         options={"politics": politics_on}, extra=politics_text)
+                         options=options, extra=politics_text)
     text = text.replace('nations = ["UK", "FR"]', f"nations = {list(allies)!r}".replace("'", '"'))
     path = tmp_path / "eto-politics.toml"
     path.write_text(text)
@@ -189,3 +190,22 @@ def test_eto_39_6_the_us_enters_as_1942_begins(tmp_path: Path) -> None:
     assert politics.at_war(s, "US", "GE") and politics.at_war(s, "US", "IT")
     assert any("39.6" in e["text"] for e in events(s, "invaded"))
     assert np.all(control.control(s) >= 0)
+
+
+def test_eto_46_3_the_western_allies_never_invade_germany_or_italy(tmp_path: Path) -> None:
+    free = offensive_state(tmp_path, NEUTRAL_1939)
+    assert invasion.declare_why_not(free, "axis", "GE", "NO") is None
+    assert invasion.restriction_why_not(free, "UK", "IT") is None  # without the optional rule
+    s = game(tmp_path, NEUTRAL_1939, optional=("ETO-46.3",)).new_state(seed=1)
+    why = invasion.restriction_why_not(s, "UK", "IT")
+    assert why.rule == "ETO-46.3" and "wait for the Axis" in why.why
+    assert invasion.restriction_why_not(s, "UK", "NO") is None
+
+
+def test_eto_46_4_no_soviet_invasion_of_germany_in_1939_nor_of_a_neutral_italy(tmp_path: Path) -> None:
+    s = game(tmp_path, NEUTRAL_1939, first="1939-10", last="1939-11", optional=("ETO-46",)).new_state(seed=1)
+    assert invasion.restriction_why_not(s, "SU", "GE").why == "the Soviet Union cannot invade Germany during 1939"
+    assert invasion.restriction_why_not(s, "SU", "IT").rule == "ETO-46.4"
+    s2 = game(tmp_path, WAR_1940, first="1940-10", last="1940-11", optional=("ETO-46",)).new_state(seed=1)
+    assert invasion.restriction_why_not(s2, "SU", "GE") is None  # 1940
+    assert invasion.restriction_why_not(s2, "SU", "IT") is None  # Italy at war with the Western Allies

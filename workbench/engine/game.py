@@ -37,6 +37,13 @@ class Game(StaticCache):
     def scenario_id(self) -> str:
         return self.scenario.id
 
+    def optional_rule(self, rule: str) -> bool:
+        """Whether optional rule ``rule`` is in play: named itself in ``options.optional_rules``
+        or through a whole it is part of (``ETO-46`` switches on ``ETO-46.3``)."""
+        on = self.options.get("optional_rules", ())
+        parts = rule.split(".")
+        return any(".".join(parts[:i]) in on for i in range(1, len(parts) + 1))
+
     def new_state(self, seed: int = 0) -> State:
         """The scenario's starting position, with dice seeded by ``seed``."""
         state = State(self, int(seed))

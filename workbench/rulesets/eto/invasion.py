@@ -63,7 +63,34 @@ def declare_why_not(state: State, side: str, invader: str, target: str) -> Refus
     if not open_now(state):
         return Refusal(RULE, "invasions can only occur during the Strategic Warfare, Naval and Air, "
                        "and Offensive phases")
+    return restriction_why_not(state, invader, target)
+
+
+def restriction_why_not(state: State, invader: str, target: str) -> Refusal | None:
+    """The optional historical restrictions on invasions (ETO-46.3, 46.4)."""
+    t = _tables(state)["restrictions"]
+    mine = politics.partnership(state, invader) or politics.natural_partnership(state, invader)
+    if state.game.optional_rule("ETO-46.3") and mine == "western" and target in t["western_never_invades"]:
+        return Refusal("ETO-46.3", "the Western Allies cannot invade Germany or Italy: they wait for the Axis "
+                       "to precipitate the war")
+    if state.game.optional_rule("ETO-46.4") and invader == "SU":
+        if target == "GE" and state.turn_label.startswith(t["soviet_not_germany_in"]):
+            return Refusal("ETO-46.4", "the Soviet Union cannot invade Germany during 1939")
+        if target == "IT" and not politics.at_war(state, "IT", "UK") and not _adjacent_land(state, "IT", "SU"):
+            return Refusal("ETO-46.4", "the Soviet Union may invade Italy only once Italy is at war with the "
+                           "Western Allies, or Italy and the USSR have adjacent land territory")
     return None
+
+
+def _adjacent_land(state: State, a: str, b: str) -> bool:
+    """Whether land held by ``a`` (its territory, friendly to it) touches land held by ``b``."""
+    import numpy as np
+
+    ta_a, ta_b = politics.territory(state, a), politics.territory(state, b)
+    nb = state.map.neighbors
+    rows = nb[np.flatnonzero(ta_a)]
+    rows = rows[rows >= 0]
+    return bool(ta_b[rows].any())
 
 
 def invaded_together(state: State, invader: str, target: str) -> list[str]:
