@@ -390,15 +390,17 @@ def _eto_order_stream(axis: str, allies: str, seed: int, until_turn: int) -> tup
 
 
 #: Re-recorded for the random side when the air war added ``air_offensive`` to the Command step's
-#: order kinds (the random policy draws a kind first); the heuristic games did not change.
+#: order kinds (the random policy draws a kind first); the heuristic games did not change.  Re-recorded
+#: again when Germany's EP exchange with Italy (36.9) opened a decision in the seasonal turn and a
+#: minor's home garrison (41.2) began to hold Rumanian, Hungarian and Finnish units back.
 _SPLIT_GAMES = [  # (axis bot, allies bot, seed, until turn, orders, SHA-256 of the order stream)
-    ("heuristic", "heuristic", 4, 2, 341, "a32fb782459f0b614a69ed31fbb3d763a903f7ba806ad1dedab5882d95c62a65"),
-    ("heuristic", "random", 1, 2, 256, "8759b89fb2c5fd68bf2310ea360d22bb2636985354e6386e5710ce04c154b8f4"),
-    ("heuristic", "random", 1, 4, 881, "5a68470150ea10528b444e300c6a9a19f980ad610cde61ad73ec3d9e92412fff"),
-    ("heuristic", "random", 2, 4, 770, "d0cd9ce1b0f6d9372c65c2d00c9f814e54be7fc879cf7868f18be783831c0166"),
-    ("heuristic", "random", 3, 4, 913, "cc3cf743a5215ad899ebcf4c572cdbcbc08660991ac11b01f414d39c933d695c"),
-    ("heuristic", "heuristic", 4, 4, 1022, "751909c96b977427c06eace13e0c0c9f56da55f04f9e7e531b9bef6012361071"),
-    ("random", "heuristic", 5, 4, 261, "62d8f9678efcedec6322de136c2e7bc6a9afd845c9b3f8a218e75d0beb038f2d"),
+    ("heuristic", "heuristic", 4, 2, 342, "b215f190dcdf0efe4a4eaab6f1f58328269420b41c47c0a97eea33da44cec437"),
+    ("heuristic", "random", 1, 2, 257, "c22142dcdd760509071c0077d13940e7495c01fc42226113369286a2d88191aa"),
+    ("heuristic", "random", 1, 4, 837, "97d601e2ba91bc84434370b73f53618d9bf16ce04380e18075283e8d5640f37f"),
+    ("heuristic", "random", 2, 4, 973, "0d3b968c446e7bdfaf6c8589351d48f6a23f0c84c6131484db0fad32aed9f0cc"),
+    ("heuristic", "random", 3, 4, 894, "a9225bcf2c36de9f3ee6f7f334d2a3d340dd7c85982f642aa43a9f1612ada524"),
+    ("heuristic", "heuristic", 4, 4, 1018, "419388162d2fbf49600ea9d46efed45459839f985ae17d349066229699273569"),
+    ("random", "heuristic", 5, 4, 308, "66b7c4c8ef67bbe9f03b4a4c08dd9d5198e94de75f1628da0fe00b40de0606d9"),
 ]
 
 

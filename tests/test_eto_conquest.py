@@ -8,7 +8,7 @@ import numpy as np
 from eto_kit import FixedDice, events, scenario_text, unit
 
 from workbench.engine import load_scenario
-from workbench.rulesets.eto import conquest, income, italy_surrender, politics
+from workbench.rulesets.eto import conquest, income, italy_surrender, politics, vichy
 from workbench.rulesets.eto import control as ctl
 
 #: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
@@ -183,3 +183,60 @@ def test_eto_40_8_a_major_holding_colonial_city_resource_hexes_is_not_conquered(
     ctl.pass_through(s, s.unit("GE-1"), [int(home[-1])])
     assert "FR" not in politics.war_state(s).get("conquered", {})  # Algiers and Beirut hold out
     assert conquest.key_hexes(s, "FR").sum() > len(home)
+
+
+def _fall_of_france(tmp_path: Path):  # noqa: ANN202
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("FR-1", "FR", "infantry", "03660"),
+                             unit("FR-BB1", "FR", "bb", "03866", name="Provence", props={"in_port": True})])
+    hm = s.map
+    for p in ("Lyons", "Bordeaux"):
+        ctl.control(s)[hm.index(hm.hex_of(p))] = ctl.AXIS
+    s.dice = FixedDice(6, 6)
+    paris = hm.index(hm.hex_of("Paris"))
+    s.unit("GE-1").location = hm.label(paris)
+    ctl.pass_through(s, s.unit("GE-1"), [paris])
+    return s
+
+
+def test_eto_40_4_paris_and_two_cities_the_german_player_decides_at_once(tmp_path: Path) -> None:
+    s = _fall_of_france(tmp_path)
+    d = s.decision
+    assert d.side == "axis" and set(d.kinds) >= {"create_vichy", "pass"} and d.rule == "ETO-40.4"
+    s.apply({"kind": "create_vichy"})
+    ws = politics.war_state(s)
+    assert ws["conquered"]["FR"] == "GE" and ws["vichy"] and ws["vichy_inviolate_until"] == "1941-winter"
+    assert "FR-1" not in s.units_by_id and s.unit("FR-BB1").nation == "IT"  # 12 at Toulon: Italy's (40.2)
+    hm, c = s.map, ctl.control(s)
+    for place, want in (("Paris", ctl.AXIS), ("Bordeaux", ctl.AXIS), ("Marseilles", ctl.NEUTRAL),
+                        ("Lyons", ctl.NEUTRAL), ("Algiers", ctl.NEUTRAL), ("Beirut", ctl.NEUTRAL)):
+        assert c[hm.index(hm.hex_of(place))] == want, place
+    assert politics.neutral(s, "VF") and politics.territory(s, "VF")[hm.index(hm.hex_of("Algiers"))]
+    from workbench.rulesets.eto import invasion
+
+    why = invasion.declare_why_not(s, "allies", "UK", "VF")  # the Naval and Air phase: invasions are open
+    assert (why.rule, why.why) == ("ETO-40.4", "Vichy France's neutrality is inviolate until the 1941-winter "
+                                               "seasonal turn")
+
+
+def test_eto_40_4_declined_is_forgone_for_good(tmp_path: Path) -> None:
+    s = _fall_of_france(tmp_path)
+    s.apply({"kind": "pass"})
+    assert politics.war_state(s)["vichy_declined"] and "FR" not in politics.war_state(s).get("conquered", {})
+    hm = s.map
+    marseilles = hm.index(hm.hex_of("Marseilles"))
+    ctl.pass_through(s, s.unit("GE-1"), [marseilles])
+    assert "create_vichy" not in s.decision.kinds
+
+
+def test_eto_40_4_france_liberated_while_vichy_is_neutral(tmp_path: Path) -> None:
+    s = _fall_of_france(tmp_path)
+    s.apply({"kind": "create_vichy"})
+    s.units_by_id["UK-9"] = type(s.unit("GE-1"))("UK-9", "allies", "UK", "infantry", None, "03946", False, {})
+    home = np.flatnonzero(conquest.key_hexes(s, "FR", home_only=True) & (ctl.control(s) == ctl.AXIS))
+    ctl.control(s)[home[:-1]] = ctl.ALLIES
+    s.unit("UK-9").location = s.map.label(int(home[-1]))
+    s.dice = FixedDice(6, 6)  # the Italian prize from Toulon is diced again (40.3): 12, the liberator's
+    ctl.pass_through(s, s.unit("UK-9"), [int(home[-1])])
+    assert politics.war_state(s)["liberated"] == {"FR": "UK"} and s.unit("FR-BB1").nation == "UK"
+    zone = politics.territory(s, "VF")
+    assert politics.partnership(s, "VF") == "western" and np.all(ctl.control(s)[zone] == ctl.ALLIES)

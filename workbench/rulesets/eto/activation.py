@@ -134,6 +134,9 @@ def activate(state: State, nation: str, why: str) -> None:
     g = group_of(state, nation)
     major = g["major"] if g else values.major_of(state, nation)
     p = politics.natural_partnership(state, major)
+    zone = state.arrays.get("zone.VF")
+    if zone is not None:  # 35.3: Lebanon-Syria leaves Vichy's zone
+        zone[politics.territory(state, nation)] = 0
     politics.join(state, nation, p)
     placed = invasion.deploy(state, nation)
     ta = terrain_arrays(state)

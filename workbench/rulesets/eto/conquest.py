@@ -149,6 +149,9 @@ def liberated_now(state: State, nation: str) -> str | None:
     if c_side is None:
         return None
     keys = key_hexes(state, nation, home_only=True)
+    for key, zone in state.arrays.items():  # 40.4: with Vichy neutral, "the rest of France" is liberated
+        if key.startswith("zone.") and politics.neutral(state, key[5:]):
+            keys = keys & ~zone.astype(bool)
     liberator = values.other(c_side)
     if keys.any() and bool((ctl.control(state)[keys] == ctl.SIDE_CODE[liberator]).all()):
         return liberator
@@ -164,6 +167,9 @@ def liberate(state: State, nation: str, liberator_side: str, liberator: str) -> 
     ctl.control(state)[ctl.home_mask(state, nation, original=True)] = ctl.SIDE_CODE[liberator_side]
     state.emit("liberated", side=liberator_side, rule="ETO-40.3", nation=nation, liberator=liberator,
                text=f"{politics.nations(state)[nation]['name']} is liberated by {liberator}")
+    from workbench.rulesets.eto.vichy import on_liberation
+
+    on_liberation(state, nation)  # 40.4: a neutral Vichy turns Allied
     prizes: dict[str, list[Unit]] = {}
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         if u.props.get("captured_from") == nation and politics.side_of(state, u.nation) == politics.side_of(

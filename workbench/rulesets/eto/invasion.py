@@ -63,6 +63,11 @@ def declare_why_not(state: State, side: str, invader: str, target: str) -> Refus
     if not open_now(state):
         return Refusal(RULE, "invasions can only occur during the Strategic Warfare, Naval and Air, "
                        "and Offensive phases")
+    from workbench.rulesets.eto.vichy import invasion_why_not
+
+    why = invasion_why_not(state, target)
+    if why:
+        return Refusal("ETO-40.4", why)
     return restriction_why_not(state, invader, target)
 
 

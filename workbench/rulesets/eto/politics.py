@@ -183,7 +183,11 @@ def countries(state: State, nation: str) -> list[str]:
 
 
 def territory(state: State, nation: str) -> np.ndarray:
-    """Land hexes of a nation's home country and colonies."""
+    """Land hexes of a nation's home country and colonies; a nation made in play (Vichy France,
+    40.4) has its zone in ``state.arrays["zone.<nation>"]``."""
+    zone = state.arrays.get(f"zone.{nation}")
+    if zone is not None:
+        return zone.astype(bool)
     ta = terrain_arrays(state)
     return np.isin(ta.country, countries(state, nation)) & ta.land
 

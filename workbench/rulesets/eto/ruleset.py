@@ -75,6 +75,7 @@ from workbench.rulesets.eto import (
     surface_raiders,
     uboats,
     values,
+    vichy,
     victory,
     weather,
 )
@@ -143,12 +144,13 @@ class ETORuleset(ETOFace, Ruleset):
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
-            lend_lease.LendLeaseOrder(),
+            lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
         p["weather"] = weather.weather_phase
         p["monthly"] = p["seasonal"] = invasion.us_entry  # 39.6: the US enters as 1942 begins
+        p[vichy.DECLINED] = vichy.declined  # 40.4: "or forever forego the opportunity"
         p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
