@@ -8,7 +8,7 @@ import numpy as np
 from eto_kit import FixedDice, events, scenario_text, unit
 
 from workbench.engine import load_scenario
-from workbench.rulesets.eto import conquest, income, italy_surrender, politics, vichy
+from workbench.rulesets.eto import conquest, income, italy_surrender, politics
 from workbench.rulesets.eto import control as ctl
 
 #: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
