@@ -8,7 +8,7 @@ import numpy as np
 from eto_kit import FixedDice, events, scenario_text, unit
 
 from workbench.engine import load_scenario
-from workbench.rulesets.eto import conquest, income, italy_surrender, politics
+from workbench.rulesets.eto import conquest, convoys, income, italy_surrender, politics
 from workbench.rulesets.eto import control as ctl
 
 #: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
@@ -19,9 +19,9 @@ fronts = [["axis", "western"]]
 '''
 
 
-def new_state(tmp_path: Path, units: list, *, on: bool = True):  # noqa: ANN201
+def new_state(tmp_path: Path, units: list, *, on: bool = True, air: bool = False):  # noqa: ANN201
     text = scenario_text(units, first="1940-06", last="1940-07", west=True,
-                         options={"politics": on, "naval": True}, extra=WAR)
+                         options={"politics": on, "naval": True, "air": air}, extra=WAR)
     text = text.replace('"France" = "axis"', '"France" = "allies"').replace(
         'nations = ["UK", "FR"]', 'nations = ["UK", "FR", "DK", "LU"]')
     path = tmp_path / "eto-conquest.toml"
@@ -240,3 +240,32 @@ def test_eto_40_4_france_liberated_while_vichy_is_neutral(tmp_path: Path) -> Non
     assert politics.war_state(s)["liberated"] == {"FR": "UK"} and s.unit("FR-BB1").nation == "UK"
     zone = politics.territory(s, "VF")
     assert politics.partnership(s, "VF") == "western" and np.all(ctl.control(s)[zone] == ctl.ALLIES)
+
+
+def test_eto_40_7_the_conquest_of_the_united_kingdom(tmp_path: Path) -> None:
+    london = "02948"
+    s = new_state(tmp_path, [
+        unit("GE-1", "GE", "infantry", "03946"),
+        unit("UK-BB", "UK", "bb", "02153", name="Hood"),
+        unit("UK-HQ", "UK", "hq", london, name="8 E.F."), unit("UK-HQ2", "UK", "hq", london, name="Home Forces"),
+        unit("UK-CAN", "UK", "infantry", "Canada box"), unit("UK-1", "UK", "infantry", london),
+        unit("UK-B", "UK", "bomber", london), unit("UK-B2", "UK", "bomber", london),
+        unit("UK-F", "UK", "fighter", london),
+        unit("UK-p1", "UK", "infantry", "Force pool"), unit("UK-p2", "UK", "infantry", "Force pool"),
+        unit("UK-p3", "UK", "armor", "Force pool"), unit("UK-p4", "UK", "armor", "Force pool"),
+    ], air=True)
+    s.dice = FixedDice(4, 3)  # UK-B: 4, to Canada; UK-B2: 3, eliminated
+    conquest.conquer(s, "UK", "GE")
+    for uid in ("UK-BB", "UK-HQ", "UK-CAN"):
+        assert s.unit(uid).nation == "US", uid  # "become US property"
+    assert s.unit("UK-B").location == "Canada box" and s.unit("UK-B").nation == "UK"
+    for uid in ("UK-B2", "UK-F", "UK-1", "UK-HQ2", "UK-p2", "UK-p4"):
+        assert uid not in s.units_by_id, uid
+    assert {s.unit("UK-p1").type, s.unit("UK-p3").type} == {"infantry", "armor"}  # the Canadians stay
+    assert convoys.closed(s, "north_atlantic") and convoys.closed(s, "arctic")
+    assert not convoys.closed(s, "us_coast")  # "the US coast automatically opens" (1940)
+    assert politics.war_state(s)["us_entry_at"] == "1940-summer"  # "during the following seasonal turn"
+    income.collection(s, None)
+    assert s.tracks["UK.income_pending"] == 15
+    roll = [e for e in events(s, "roll") if e["rule"] == "ETO-40.7"]
+    assert [r["dice"] for r in roll] == [[4], [3]]

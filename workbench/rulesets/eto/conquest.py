@@ -18,7 +18,7 @@ import numpy as np
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import control as ctl
-from workbench.rulesets.eto import naval_units, politics, sea_spaces, values
+from workbench.rulesets.eto import naval_units, politics, sea_spaces, uk_conquest, values
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-40.0"
@@ -69,10 +69,12 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
     win_side = values.other(side)
     ws = politics.writable(state)
     ws.setdefault("conquered", {})[nation] = conqueror
-    removed = []
+    removed: list[str] = []
     navy: dict[str, list[Unit]] = {}
+    if uk_conquest.applies(state, nation):  # 40.7: the UK's own list of what goes where
+        removed = uk_conquest.conquer(state, conqueror)
     for u in sorted(list(state.units_by_id.values()), key=lambda u: u.id):
-        if u.nation != nation:
+        if u.nation != nation or uk_conquest.applies(state, nation):
             continue
         if naval_units.is_naval(state, u) and u.location not in (values.FORCE_POOL, "Eliminated"):
             navy.setdefault(u.location or "", []).append(u)

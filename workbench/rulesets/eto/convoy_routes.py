@@ -48,7 +48,7 @@ def closed_now(state: State, route: str) -> str | None:
     row = _t(state).get(route)
     if row is None:
         return None
-    if row.get("open_from") and _month(state) < row["open_from"]:
+    if row.get("open_from") and _month(state) < row["open_from"] and not state.tracks.get(f"convoy.{route}.opened_early"):
         return f"it opens in {row['open_from']}"
     if row.get("opened_by_choice") and not state.tracks.get(f"convoy.{route}.open"):
         return "the Western Allies have not opened it"

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import convoy_routes, lend_lease, politics, supply, values
+from workbench.rulesets.eto import convoy_routes, lend_lease, politics, supply, uk_conquest, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -173,6 +173,12 @@ def collection(state: State, step: Any) -> None:
     """Income phase Step 1 (ETO-36.1)."""
     fallen = {**politics.war_state(state).get("conquered", {}), **politics.war_state(state).get("liberated", {})}
     for nation, side in majors(state):
+        fixed = uk_conquest.income(state, nation)  # 40.7: a conquered UK keeps 15
+        if fixed is not None:
+            state.tracks[f"{nation}.income_pending"] = fixed
+            state.emit("income", side=side, rule="ETO-40.7", text=f"{nation} income {fixed} (conquered, 40.7)",
+                       nation=nation, base=fixed, resources=0, notes=[], activation=0, lend_lease=0)
+            continue
         if nation == "US" or nation in fallen:  # 40.1, 40.3: no seasonal income, conquered or liberated
             continue
         base = base_income(state, nation)

@@ -192,7 +192,9 @@ def us_entry(state: State, _step: Any = None) -> None:
     us = t["nation"]
     if not politics.on(state.game) or us not in politics.nations(state) or not politics.neutral(state, us):
         return
-    if month_key(state.turn_label) <= month_key(t["after"]):
+    early = politics.war_state(state).get("us_entry_at")  # 40.7: the UK's fall brings the US in
+    if month_key(state.turn_label) <= month_key(t["after"]) and not (early and month_key(state.turn_label)
+                                                                    >= month_key(early)):
         return
     politics.join(state, us, politics.natural_partnership(state, us))
     politics.open_front(state, "axis", politics.partnership(state, us) or "western")
