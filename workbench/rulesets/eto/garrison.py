@@ -59,6 +59,21 @@ def move_why_not(state: State, unit: Unit, dest: str) -> Refusal | None:
                    f"({needed(total)}) must stay inside its borders, and only {inside} would")
 
 
+def home_lock(state: State, unit: Unit):  # noqa: ANN201
+    """For the legal-order lists: the home mask a minor's unit may not leave now (41.2), or None
+    when it may go anywhere (the same answer :func:`move_why_not` gives, once per unit)."""
+    if values.nation_kind(state, unit.nation) != "minor" or not values.is_combat_unit(state, unit):
+        return None
+    home = home_mask(state, unit.nation, original=True)
+    hm = state.map
+    if not (hm.has_hex(unit.location or "") and home[hm.index(unit.location)]):
+        return None  # already outside: moving on takes nothing more from home
+    inside, total = split(state, unit.nation)
+    if inside - values.strength(state, unit) >= needed(total):
+        return None
+    return home
+
+
 def restore(state: State, *_: object) -> None:
     """After combat losses inside the country: units outside lose steps until the ratio holds."""
     hm = state.map

@@ -71,6 +71,22 @@ def base_income(state: State, nation: str) -> int:
     return base
 
 
+def us_base_income(state: State) -> int:
+    """ETO-36.1, 36.3, 40.7: the US year track from the winter 1942 seasonal turn; before it
+    nothing, or 50 a season while at war after the UK's conquest (E21)."""
+    from workbench.rulesets.eto.invasion import month_key
+
+    base = state.ruleset.tables["income"]["base"]["US"]
+    if month_key(state.turn_label) < month_key(base["first_income"]):
+        ws = politics.war_state(state)
+        if "UK" in ws.get("conquered", {}) and not politics.neutral(state, "US"):
+            return int(base["at_war_before_1942"])
+        return 0
+    track = base.get("year_track", {})
+    row = track.get(state.turn_label[:4]) or track[max(track)]
+    return int(row["eps"] if isinstance(row, dict) else row)
+
+
 def prewar_mask(state: State) -> np.ndarray:
     ta = terrain_arrays(state)
     row = state.ruleset.tables["units"]["nations"].get("SU", {})
@@ -179,9 +195,11 @@ def collection(state: State, step: Any) -> None:
             state.emit("income", side=side, rule="ETO-40.7", text=f"{nation} income {fixed} (conquered, 40.7)",
                        nation=nation, base=fixed, resources=0, notes=[], activation=0, lend_lease=0)
             continue
-        if nation == "US" or nation in fallen:  # 40.1, 40.3: no seasonal income, conquered or liberated
+        if nation in fallen:  # 40.1, 40.3: no seasonal income, conquered or liberated
             continue
-        base = base_income(state, nation)
+        base = us_base_income(state) if nation == "US" else base_income(state, nation)
+        if nation == "US" and base == 0:
+            continue  # 36.1: "the US gains no EPs until the winter 1942 seasonal turn"
         extra, notes = resource_income(state, nation, side)
         bonus = int(state.tracks.pop(f"{nation}.activation_bonus", 0))  # 35.0: minors activated this turn
         ll = lend_lease.uk_receipts(state) if nation == "UK" else 0  # 36.6: 1941 lend lease

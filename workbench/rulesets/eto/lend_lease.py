@@ -80,12 +80,9 @@ def limit(state: State, a: str, b: str) -> tuple[int, str]:
 
 def us_income(state: State) -> int:
     """The US income of this season (36.1, 36.3: the year track), read without marking it."""
-    base = state.ruleset.tables["income"]["base"]["US"]
-    year = state.turn_label[:4]
-    row = base.get("year_track", {}).get(year)
-    if row is None or month_key(state.turn_label) < month_key(base["first_income"]):
-        return int(state.tracks.get("US.income_base", 0))
-    return int(row["eps"] if isinstance(row, dict) else row)
+    from workbench.rulesets.eto.income import us_base_income
+
+    return us_base_income(state)
 
 
 def why_not(state: State, side: str, a: str, b: str, eps: Any) -> Refusal | None:

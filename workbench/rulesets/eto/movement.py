@@ -46,6 +46,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import invasion, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
+from workbench.rulesets.eto.garrison import home_lock
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import FAIR, WINTER, conditions, crossable_sides, lakes_frozen
 from workbench.rulesets.eto.zoc import zoc
@@ -683,7 +684,8 @@ class MoveOrder(OrderKind):
             gens = [g for g in generals_with(state, u) if not g.props.get("moved")] \
                 if values.is_combat_unit(state, u) and mode != "movement" else []  # 30.1: he moves alone
             dests = self.destinations(state, u)
-            paths = [[hm.label(i) for i in path] for _, path in sorted(dests.items())]
+            lock = home_lock(state, u)  # 41.2: a minor's garrison may not leave
+            paths = [[hm.label(i) for i in path] for d, path in sorted(dests.items()) if lock is None or lock[d]]
             for p in box_paths(state, u, mode, dests):
                 if not (stacking.counts_type(state, u) and state.map.has_hex(p[-1])
                         and not stacking.fits(state, p[-1], u.side, [u])):

@@ -378,8 +378,9 @@ class RailOrder(OrderKind):
             if spent.any():  # 31.5: only destinations whose shortest route can keep out
                 full = _bfs(state, side, i, None, None)
                 clear = _bfs(state, side, i, None, spent)
+            lock = garrison.home_lock(state, u)  # 41.2
             for h in hubs:
-                if h == i or int(labels[h]) not in reach:
+                if h == i or int(labels[h]) not in reach or (lock is not None and not lock[h]):
                     continue
                 if not (country[i] or country[h]):
                     continue
