@@ -10,7 +10,7 @@ from eto_kit import events, scenario_text, unit
 from workbench.engine import load_scenario
 from workbench.engine.errors import IllegalOrder
 from workbench.rulesets.eto import control as ctl
-from workbench.rulesets.eto import convoy_routes, convoys, lend_lease, politics
+from workbench.rulesets.eto import convoy_routes, convoys, income, lend_lease, politics
 
 WAR = '''
 [politics]
@@ -187,3 +187,16 @@ def test_eto_36_4_atlantic_closed_with_the_uk_conquered_until_us_lend_lease_reop
     s.apply({"kind": "lend_lease", "from": "US", "to": "SU", "eps": 6})
     assert convoy_routes.closed_now(s, "north_atlantic") is None  # "the US player must reopen the North Atlantic"
     assert convoy_routes.closed_now(s, "arctic") is None and convoys.closed(s, "south_atlantic")
+
+
+def test_eto_36_1_the_us_draws_its_year_track_from_winter_1942(tmp_path: Path) -> None:
+    s = new_state(tmp_path, "1941-12", "1942-01", BARBAROSSA)
+    assert income.us_base_income(s) == 0  # "the US gains no EPs until the winter 1942 seasonal turn"
+    advance(s, at("income/convoy-routes", "1942-winter"))
+    inc = next(e for e in events(s, "income") if e["rule"] == "ETO-36.1" and e["data"]["nation"] == "US")
+    assert inc["data"]["base"] == 60  # "for example, 60 during 1942"
+    s2 = new_state(tmp_path, "1941-06", "1941-07", WAR)
+    politics.writable(s2)["conquered"] = {"UK": "GE"}
+    assert income.us_base_income(s2) == 0  # neutral
+    politics.join(s2, "US", "western")
+    assert income.us_base_income(s2) == 50  # 40.7: "50 EPs per season prior to 1942, if it is in the war"
