@@ -200,3 +200,19 @@ def test_eto_36_1_the_us_draws_its_year_track_from_winter_1942(tmp_path: Path) -
     assert income.us_base_income(s2) == 0  # neutral
     politics.join(s2, "US", "western")
     assert income.us_base_income(s2) == 50  # 40.7: "50 EPs per season prior to 1942, if it is in the war"
+
+
+def test_eto_36_3_soviet_income_follows_the_war_state(tmp_path: Path) -> None:
+    from workbench.rulesets.eto import invasion
+
+    s = new_state(tmp_path, "1941-06", "1941-07", WAR)
+    s.tracks.pop("SU.income_base", None)
+    invasion.invade(s, "GE", "SU")
+    assert s.tracks["war.SU-GE"] == "1941-06" and politics.war_state(s)["axis_soviet_war_by"] == "axis"
+    advance(s, at("income/convoy-routes", "1941-summer"))
+    inc = next(e for e in events(s, "income") if e["rule"] == "ETO-36.1" and e["data"]["nation"] == "SU")
+    assert inc["data"]["base"] == 80  # "its income jumps to 80 EPs on the following seasonal turn"
+    s2 = new_state(tmp_path, "1941-12", "1942-01", WAR)
+    advance(s2, at("income/convoy-routes", "1942-winter"))
+    inc = next(e for e in events(s2, "income") if e["rule"] == "ETO-36.1" and e["data"]["nation"] == "SU")
+    assert inc["data"]["base"] == 100  # "If the Soviet Union is still neutral during the winter 1942"

@@ -61,7 +61,14 @@ def base_income(state: State, nation: str) -> int:
     table = state.ruleset.tables["income"]["base"].get(nation, {})
     key = f"{nation}.income_base"
     base = int(state.tracks.get(key, table.get("eps", 0)))
-    if nation == "SU" and supply.special(state, "soviet_income_invaded") and soviet_war_began_before(state):
+    invaded = supply.special(state, "soviet_income_invaded") or \
+        politics.war_state(state).get("axis_soviet_war_by") == "axis"  # 36.3: "invaded ... by an Axis country"
+    if nation == "SU" and not politics.front_open(state, "axis", "soviet") and "neutral_at_winter_1942" in table:
+        from workbench.rulesets.eto.invasion import month_key
+
+        if month_key(state.turn_label) >= month_key("1942-winter"):  # "still neutral during the winter 1942"
+            base = max(base, int(table["neutral_at_winter_1942"]))
+    if nation == "SU" and invaded and soviet_war_began_before(state):
         if base < int(table.get("after_axis_invasion", 80)):
             base = int(table.get("after_axis_invasion", 80))
         if season(state) == "winter" and state.tracks.get("SU.income_raised") != state.turn_label:

@@ -146,6 +146,9 @@ def open_front(state: State, pa: str, pb: str) -> None:
         if key == _pair("axis", "soviet"):
             ws.setdefault("axis_soviet_war_began", state.turn_label)  # 35.1's -2, and its "before spring 1941"
             ws.setdefault("axis_soviet_war_by", pa)  # 36.5: no lend lease if the USSR began it
+            key = state.ruleset.tables["costs"]["free"]["soviet_war_track"]  # 36.3, 43.9, 45.2 read the month
+            if not state.tracks.get(key) and not state.turn_label[5:].isalpha():
+                state.tracks[key] = state.turn_label
 
 
 def record(state: State, **entry: str) -> None:
