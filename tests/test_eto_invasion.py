@@ -74,8 +74,10 @@ def test_eto_39_4_invading_one_of_the_three_invades_all(tmp_path: Path) -> None:
 def test_eto_39_0_a_neutral_major_that_invades_enters_the_war(tmp_path: Path) -> None:
     s = offensive_state(tmp_path, WAR_1940.replace('IT = "axis", ', ""))
     assert politics.neutral(s, "IT") and not politics.at_war(s, "IT", "UK")
+    assert s.tracks.get("IT.income_base", 20) == 20
     s.apply({"kind": "declare_war", "nation": "IT", "target": "GR"})
     assert politics.partnership(s, "IT") == "axis"
+    assert s.tracks["IT.income_base"] == 30  # 36.3: "After going to war, Italy receives a base of 30"
     assert politics.at_war(s, "IT", "UK") and politics.at_war(s, "IT", "GR")
     assert politics.partnership(s, "GR") == "western"  # USSR not at war with the Axis: no roll
 

@@ -143,6 +143,10 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
     if mine is None:  # a neutral major that invades enters the war in its own partnership (39.0)
         mine = politics.natural_partnership(state, invader)
         politics.join(state, invader, mine)
+    war_base = state.ruleset.tables["income"]["base"].get(invader, {}).get("at_war")
+    if war_base is not None:  # 36.3: Italy's base is 30 once it has invaded anyone
+        key = f"{invader}.income_base"
+        state.tracks[key] = max(int(state.tracks.get(key, 0)), int(war_base))
     victims = invaded_together(state, invader, target)
     for n in victims:
         p = joins(state, invader, n)
