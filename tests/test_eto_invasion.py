@@ -211,3 +211,31 @@ def test_eto_46_4_no_soviet_invasion_of_germany_in_1939_nor_of_a_neutral_italy(t
     s2 = game(tmp_path, WAR_1940, first="1940-10", last="1940-11", optional=("ETO-46",)).new_state(seed=1)
     assert invasion.restriction_why_not(s2, "SU", "GE") is None  # 1940
     assert invasion.restriction_why_not(s2, "SU", "IT") is None  # Italy at war with the Western Allies
+
+
+def test_eto_47_1_italian_adventurism_a_war_of_two(tmp_path: Path) -> None:
+    war = WAR_1940.replace('IT = "axis", ', "")
+    s = offensive_state(tmp_path, war, optional=("ETO-47.1",), units=[
+        unit("GE-1", "GE", "infantry", "03946"), unit("GR-1", "GR", "infantry", "Unplaced", props={"deploy": "07376"})],
+        allies=("UK", "FR", "SU", "US", "GR"))
+    assert {"kind": "limited_war", "nation": "IT", "target": "GR"} in s.legal_orders()
+    s.apply({"kind": "limited_war", "nation": "IT", "target": "GR"})
+    assert politics.at_war(s, "IT", "GR") and politics.neutral(s, "IT") and politics.neutral(s, "GR")
+    assert not politics.at_war(s, "IT", "UK") and not politics.at_war(s, "GE", "GR")
+    assert s.tracks["IT.income_base"] == 30  # "Italy gains its wartime income"
+    assert s.unit("GR-1").location == "07376"
+    with pytest.raises(IllegalOrder, match="ETO-47.1: Italy may invade Greece or Yugoslavia alone, not both"):
+        s.apply({"kind": "limited_war", "nation": "IT", "target": "YU"})
+    s.apply({"kind": "declare_war", "nation": "IT", "target": "SW"})  # Italy joins the war proper
+    assert politics.partnership(s, "GR") == "western" and politics.at_war(s, "GR", "GE")  # "becomes an Allies partner"
+
+
+def test_eto_47_1_only_from_may_1940_and_only_with_the_rule(tmp_path: Path) -> None:
+    war = WAR_1940.replace('IT = "axis", ', "")
+    s = game(tmp_path, war, first="1940-03", last="1940-04", optional=("ETO-47.1",)).new_state(seed=1)
+    from workbench.rulesets.eto import adventurism
+
+    step_to(s, "offensive")
+    assert adventurism.why_not(s, "axis", "IT", "GR").why == "Italian adventurism begins in 1940-05"
+    s2 = offensive_state(tmp_path, war)
+    assert "limited_war" not in s2.decision.kinds  # the optional rule is off

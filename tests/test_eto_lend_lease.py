@@ -131,19 +131,19 @@ def test_eto_36_6_uk_receipts_in_1941(tmp_path: Path) -> None:
     inc = next(e for e in events(s, "income") if e["rule"] == "ETO-36.1" and e["data"]["nation"] == "UK")
     assert inc["data"]["lend_lease"] == 15 and "+ 15 US lend lease (36.6)" in inc["text"]
     s.apply({"kind": "close_route", "route": "north_atlantic"})
-    assert lend_lease.uk_receipts(s) == 0  # only with the North Atlantic open
+    assert income.uk_receipts(s) == 0  # only with the North Atlantic open
 
 
 def test_eto_36_6_raised_in_summer_and_autumn_without_a_soviet_german_war(tmp_path: Path) -> None:
     s = new_state(tmp_path, "1941-06", "1941-07", WAR)
     advance(s, at("income/convoy-routes", "1941-summer"))
-    assert lend_lease.uk_receipts(s) == 20
+    assert income.uk_receipts(s) == 20
     s3 = new_state(tmp_path, "1941-09", "1941-10", WAR)
     advance(s3, at("income/convoy-routes", "1941-autumn"))
-    assert lend_lease.uk_receipts(s3) == 25
+    assert income.uk_receipts(s3) == 25
     s2 = new_state(tmp_path, "1941-06", "1941-07", BARBAROSSA)
     advance(s2, at("income/convoy-routes", "1941-summer"))
-    assert lend_lease.uk_receipts(s2) == 15
+    assert income.uk_receipts(s2) == 15
 
 
 def test_eto_36_7_36_8_us_lend_lease_to_the_uk(tmp_path: Path) -> None:

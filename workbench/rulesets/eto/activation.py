@@ -19,8 +19,8 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import invasion, politics, values
-from workbench.rulesets.eto.invasion import month_key
 from workbench.rulesets.eto.terrain import terrain_arrays
+from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-35.0"
 

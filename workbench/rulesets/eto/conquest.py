@@ -11,6 +11,7 @@ in games that play politics (:func:`politics.on`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,8 @@ from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-40.0"
 TURN_TRACK = "Turn track"
+#: ``f(state, nation)`` run after ``nation`` is liberated (Vichy registers here, 40.4).
+LIBERATION_HOOKS: list[Callable[[State, str], None]] = []
 
 
 def _t(state: State) -> dict[str, Any]:
@@ -169,9 +172,8 @@ def liberate(state: State, nation: str, liberator_side: str, liberator: str) -> 
     ctl.control(state)[ctl.home_mask(state, nation, original=True)] = ctl.SIDE_CODE[liberator_side]
     state.emit("liberated", side=liberator_side, rule="ETO-40.3", nation=nation, liberator=liberator,
                text=f"{politics.nations(state)[nation]['name']} is liberated by {liberator}")
-    from workbench.rulesets.eto.vichy import on_liberation
-
-    on_liberation(state, nation)  # 40.4: a neutral Vichy turns Allied
+    for hook in LIBERATION_HOOKS:  # 40.4: a neutral Vichy turns Allied
+        hook(state, nation)
     prizes: dict[str, list[Unit]] = {}
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         if u.props.get("captured_from") == nation and politics.side_of(state, u.nation) == politics.side_of(

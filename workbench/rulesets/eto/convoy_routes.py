@@ -32,11 +32,21 @@ def _t(state: State) -> dict[str, Any]:
 
 def _month(state: State) -> str:
     """The month a turn stands for: a seasonal turn is the month it comes before."""
-    from workbench.rulesets.eto.invasion import month_key
+    from workbench.rulesets.eto.values import month_key
 
     k = month_key(state.turn_label)
     y, m = divmod(int(k + 0.5) - 1, 12)
     return f"{y:04d}-{m + 1:02d}"
+
+
+def sent(state: State, a: str, b: str) -> int:
+    """EPs ``a`` sent ``b`` in lend lease this season (36.5-36.9; 4.4 and 36.5's Arctic rule read
+    these)."""
+    return int(state.tracks.get(f"lend_lease.{a}.{b}", 0))
+
+
+def to_soviet_this_season(state: State) -> int:
+    return sent(state, "UK", "SU") + sent(state, "US", "SU")
 
 
 def chosen_closed(state: State, route: str) -> bool:
@@ -81,8 +91,6 @@ def close_why_not(state: State, side: str, route: str, *, opening: bool = False)
         return None
     if closed_now(state, route) is not None:
         return Refusal(RULE, f"the {route.replace('_', ' ')} route is already closed")
-    from workbench.rulesets.eto.lend_lease import to_soviet_this_season
-
     if route == "arctic" and to_soviet_this_season(state) > int(
             state.ruleset.tables["income"]["lend_lease"]["arctic_must_open_if_more_than"]):
         return Refusal("ETO-36.5", "more than 5 EPs of lend lease went to the USSR this season: the Arctic "

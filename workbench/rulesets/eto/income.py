@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import convoy_routes, lend_lease, politics, supply, uk_conquest, values
+from workbench.rulesets.eto import convoy_routes, politics, supply, uk_conquest, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -64,7 +64,7 @@ def base_income(state: State, nation: str) -> int:
     invaded = supply.special(state, "soviet_income_invaded") or \
         politics.war_state(state).get("axis_soviet_war_by") == "axis"  # 36.3: "invaded ... by an Axis country"
     if nation == "SU" and not politics.front_open(state, "axis", "soviet") and "neutral_at_winter_1942" in table:
-        from workbench.rulesets.eto.invasion import month_key
+        from workbench.rulesets.eto.values import month_key
 
         if month_key(state.turn_label) >= month_key("1942-winter"):  # "still neutral during the winter 1942"
             base = max(base, int(table["neutral_at_winter_1942"]))
@@ -81,7 +81,7 @@ def base_income(state: State, nation: str) -> int:
 def us_base_income(state: State) -> int:
     """ETO-36.1, 36.3, 40.7: the US year track from the winter 1942 seasonal turn; before it
     nothing, or 50 a season while at war after the UK's conquest (E21)."""
-    from workbench.rulesets.eto.invasion import month_key
+    from workbench.rulesets.eto.values import month_key
 
     base = state.ruleset.tables["income"]["base"]["US"]
     if month_key(state.turn_label) < month_key(base["first_income"]):
@@ -92,6 +92,20 @@ def us_base_income(state: State) -> int:
     track = base.get("year_track", {})
     row = track.get(state.turn_label[:4]) or track[max(track)]
     return int(row["eps"] if isinstance(row, dict) else row)
+
+
+def uk_receipts(state: State) -> int:
+    """ETO-36.6 (E4): the UK's lend lease in each 1941 seasonal turn with the North Atlantic open:
+    15, raised to 20 in summer and 25 in autumn while the USSR and Germany are not at war."""
+    t = state.ruleset.tables["income"]["lend_lease"]
+    y, _, season = state.turn_label.partition("-")
+    if y != "1941" or season not in t["uk_receipts_1941"] \
+            or convoy_routes.closed_now(state, "north_atlantic") is not None:
+        return 0
+    raised = t["uk_receipts_1941_if_no_su_ge_war"]
+    if not politics.front_open(state, "axis", "soviet") and season in raised:
+        return int(raised[season])
+    return int(t["uk_receipts_1941"][season])
 
 
 def prewar_mask(state: State) -> np.ndarray:
@@ -209,7 +223,7 @@ def collection(state: State, step: Any) -> None:
             continue  # 36.1: "the US gains no EPs until the winter 1942 seasonal turn"
         extra, notes = resource_income(state, nation, side)
         bonus = int(state.tracks.pop(f"{nation}.activation_bonus", 0))  # 35.0: minors activated this turn
-        ll = lend_lease.uk_receipts(state) if nation == "UK" else 0  # 36.6: 1941 lend lease
+        ll = uk_receipts(state) if nation == "UK" else 0  # 36.6: 1941 lend lease
         state.tracks[f"{nation}.income_pending"] = base + extra + bonus + ll
         state.emit("income", side=side, rule="ETO-36.1",
                    text=f"{nation} income {base} base + {extra} resource hexes"

@@ -11,15 +11,19 @@ The US enters by 39.6 when the first turn after December 1941 begins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import politics
+from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-39.0"
 UNPLACED = "Unplaced"
+#: ``f(state, nation)`` run when a neutral major enters the war by invading (47.1 registers).
+ENTRY_HOOKS: list[Callable[[State, str], None]] = []
 
 
 def _tables(state: State) -> dict[str, Any]:
@@ -143,6 +147,8 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
     if mine is None:  # a neutral major that invades enters the war in its own partnership (39.0)
         mine = politics.natural_partnership(state, invader)
         politics.join(state, invader, mine)
+        for hook in ENTRY_HOOKS:  # 47.1: Italy's limited war becomes part of the war
+            hook(state, invader)
     war_base = state.ruleset.tables["income"]["base"].get(invader, {}).get("at_war")
     if war_base is not None:  # 36.3: Italy's base is 30 once it has invaded anyone
         key = f"{invader}.income_base"
@@ -205,17 +211,6 @@ def us_entry(state: State, _step: Any = None) -> None:
     state.emit("invaded", side="allies", rule=t["rule"], nation=us, invader="axis", partnership="western",
                how="automatic", text="The United States enters the war (39.6): every Axis partner invades it; "
                                      "it joins the Western Allies")
-
-
-_SEASON_BEFORE = {"winter": 0.5, "spring": 3.5, "summer": 6.5, "autumn": 9.5}
-
-
-def month_key(label: str) -> float:
-    """Order turn labels: ``1941-12`` -> 1941*12+12; the seasonal ``1942-winter`` comes just
-    before January 1942."""
-    y, rest = label.split("-", 1)
-    m = _SEASON_BEFORE[rest] if rest.isalpha() else float(rest)
-    return int(y) * 12 + m
 
 
 class DeclareWarOrder(OrderKind):

@@ -8,7 +8,7 @@ to the USSR and half to the UK, never more than two thirds of its income in all 
 sends Italy up to 15 (36.9).  More than 5 EPs to the USSR in a season opens the Arctic route
 (36.5, E17).  The amounts sent this season stay on the tracks ``lend_lease.<from>.<to>`` until the
 next Step 4, where 4.4 reads them to share convoy losses.  The UK's 1941 receipts (36.6) are
-added to its income by :func:`uk_receipts`.  The numbers are ``tables/income.toml [lend_lease]``.
+added to its income by :func:`income.uk_receipts`.  The numbers are ``tables/income.toml [lend_lease]``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import convoy_routes, politics
-from workbench.rulesets.eto.invasion import month_key
+from workbench.rulesets.eto.convoy_routes import sent, to_soviet_this_season
+from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-36.5"
 #: (sender, receiver) -> the table section that allows it
@@ -33,15 +34,6 @@ LIMITS = {("UK", "SU"): "uk_to_su_max_fraction", ("US", "SU"): "us_to_su_max_fra
 def _t(state: State) -> dict[str, Any]:
     """``tables/income.toml [lend_lease]``."""
     return state.ruleset.tables["income"]["lend_lease"]
-
-
-def sent(state: State, a: str, b: str) -> int:
-    """EPs ``a`` sent ``b`` this season (4.4 reads these)."""
-    return int(state.tracks.get(f"lend_lease.{a}.{b}", 0))
-
-
-def to_soviet_this_season(state: State) -> int:
-    return sent(state, "UK", "SU") + sent(state, "US", "SU")
 
 
 def soviet_eligible(state: State) -> str | None:
@@ -124,20 +116,6 @@ def reset(state: State, _step: Any = None) -> None:
     """Start of Step 4: last season's amounts are spent; this season's begin at 0."""
     for (a, b) in FLOWS:
         state.tracks.pop(f"lend_lease.{a}.{b}", None)
-
-
-def uk_receipts(state: State) -> int:
-    """ETO-36.6 (E4): the UK's lend lease in each 1941 seasonal turn with the North Atlantic open:
-    15, raised to 20 in summer and 25 in autumn while the USSR and Germany are not at war."""
-    t = _t(state)
-    y, _, season = state.turn_label.partition("-")
-    if y != "1941" or season not in t["uk_receipts_1941"] \
-            or convoy_routes.closed_now(state, "north_atlantic") is not None:
-        return 0
-    raised = t["uk_receipts_1941_if_no_su_ge_war"]
-    if not politics.front_open(state, "axis", "soviet") and season in raised:
-        return int(raised[season])
-    return int(t["uk_receipts_1941"][season])
 
 
 class LendLeaseOrder(OrderKind):

@@ -21,6 +21,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     activation,
     advance,
+    adventurism,
     air_flights,
     air_interception,
     air_missions,
@@ -145,6 +146,7 @@ class ETORuleset(ETOFace, Ruleset):
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
             lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
+            adventurism.LimitedWarOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures

@@ -90,7 +90,7 @@ _SEASONS = ("winter", "spring", "summer", "autumn")
 
 def _next_season(label: str) -> str:
     """The seasonal turn after ``label`` (a month or a season)."""
-    from workbench.rulesets.eto.invasion import month_key
+    from workbench.rulesets.eto.values import month_key
 
     y = int(label[:4])
     k = month_key(label)

@@ -182,3 +182,14 @@ def track(state: State, key: str) -> int:
 def offensive(state: State) -> dict[str, Any]:
     """The offensive in progress (``markers["offensive"]``: side, mode, HQs, attacks made ...)."""
     return state.markers.setdefault("offensive", {})
+
+
+_SEASON_BEFORE = {"winter": 0.5, "spring": 3.5, "summer": 6.5, "autumn": 9.5}
+
+
+def month_key(label: str) -> float:
+    """Order turn labels: ``1941-12`` -> 1941*12+12; the seasonal ``1942-winter`` comes just
+    before January 1942."""
+    y, rest = label.split("-", 1)
+    m = _SEASON_BEFORE[rest] if rest.isalpha() else float(rest)
+    return int(y) * 12 + m

@@ -108,7 +108,7 @@ def invasion_why_not(state: State, target: str) -> str | None:
         return None
     if not ws.get("vichy"):
         return "Vichy France does not exist"
-    from workbench.rulesets.eto.invasion import month_key
+    from workbench.rulesets.eto.values import month_key
 
     until = ws.get("vichy_inviolate_until")
     if until and month_key(state.turn_label) < month_key(until):
@@ -149,3 +149,5 @@ class CreateVichyOrder(OrderKind):
 
 if on_capture not in ctl.CAPTURE_HOOKS:
     ctl.CAPTURE_HOOKS.append(on_capture)
+if on_liberation not in conquest.LIBERATION_HOOKS:
+    conquest.LIBERATION_HOOKS.append(on_liberation)
