@@ -75,8 +75,9 @@ def test_eto_overlays_show_control_supply_and_zoc(eto_notebook):
     page = nb.page
     for label in ("control", "enemy ZOC", "out of supply"):
         box = page.locator(".widget-checkbox", has_text=label).first.locator("input")
+        box.scroll_into_view_if_needed()  # JupyterLab skips painting cells out of view
         if not box.is_checked():
-            box.click()
+            box.click(timeout=90_000)  # the previous overlay may still be drawing on a loaded box
     page.wait_for_timeout(800)
     shown = nb.kjson("{n: len(bench.map.overlay_hexes(n)) for n in ('control', 'zoc')}")
     assert shown["control"] > 1000 and shown["zoc"] > 50
