@@ -174,6 +174,40 @@ def return_all(state: State, *_: Any) -> None:
         state.emit("air_return", rule="ETO-13.0", units=back, text=f"{len(back)} air units return to base")
 
 
+def naval_air_missions(state: State) -> dict[str, str] | None:
+    """ETO-12.3, 12.4: the missions flown so far in the current Naval and Air phase (one side's),
+    by unit id: "In its own Naval and Air phase, an air unit can perform one of the following
+    missions"; in the enemy's, "one interception mission".  None outside a Naval and Air phase."""
+    key = state.step.key if state.step else ""
+    if not key.startswith("naval-air"):
+        return None
+    phase = f"{state.turn_label}/{state.phasing}"
+    rec = air_marker(state).get("naval_air_missions")
+    if not rec or rec.get("phase") != phase:
+        rec = {"phase": phase, "units": {}}
+        air_marker(state)["naval_air_missions"] = rec
+    return rec["units"]
+
+
+def naval_air_why_not(state: State, u: Unit) -> Refusal | None:
+    """ETO-12.3/12.4: a unit that has flown a mission in this Naval and Air phase flies no other."""
+    done = naval_air_missions(state)
+    if done is None or u.id not in done:
+        return None
+    own = u.side == state.phasing
+    return Refusal("ETO-12.3" if own else "ETO-12.4",
+                   f"{u.id} has already flown a mission this Naval and Air phase ({done[u.id]}); an air unit "
+                   + ("performs one mission in its own Naval and Air phase" if own
+                      else "flies one interception mission in the enemy Naval and Air phase"))
+
+
+def note_naval_air_mission(state: State, units: list[Unit], mission: str) -> None:
+    done = naval_air_missions(state)
+    if done is not None:
+        for u in units:
+            done[u.id] = mission
+
+
 def phase_for(state: State, side: str) -> str:
     """The commitment context (20.0) of ``side`` flying now: own or enemy Naval and Air phase,
     land or air offensive, End phase."""

@@ -43,7 +43,9 @@ from workbench.rulesets.eto.air_flights import (
     defending_status,
     fly_on,
     named_units,
+    naval_air_why_not,
     new_flight,
+    note_naval_air_mission,
     one_base,
     path_to,
     path_why_not,
@@ -84,6 +86,9 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
         return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
     if u.props.get("overstacked") and mission != "change_base":
         return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
+    why = naval_air_why_not(state, u)
+    if why:
+        return why
     if air_grounded(state)[state.map.index(u.location)]:
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
     if mission == "attack_air" and not air_units.has_quality(state, u):
@@ -175,6 +180,7 @@ class FlyOrder(OrderKind):
             r = (order.get("roles") or {}).get(u.id)
             if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
+        note_naval_air_mission(state, units, mission)
         fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
                         targets=order.get("targets"))
         fly_on(state, fl["id"])
