@@ -222,9 +222,17 @@ def strike_flights(state: State, *_: Any) -> None:
                      and not (naval_units.is_submarine(state, s) and not naval_units.in_port(s))]
             if not ships:
                 break
-            ships.sort(key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
-            in_port = [s for s in ships if naval_units.in_port(s)]
-            port = port_kind(state, fl["at"]) if in_port else None
-            stack = naval_units.unit_count(state, [s for s in ships if not naval_units.is_stp(state, s)])
-            bomb_ships(state, b, ships, port=port, stack_size=stack)
+            strike(state, b, ships, fl["at"])
+
+
+def strike(state: State, bomber: Unit, ships: list[Unit], at: str) -> dict[str, Any]:
+    """ETO-16.1-16.4: one bomber's attacks on the naval units ``ships`` over ``at``: the most
+    valuable first (named ships, then squadrons, then STPs), with the port's anti-aircraft class
+    if any of them is in port (:func:`port_kind`) and the stack's size without STPs."""
+    from workbench.rulesets.eto import naval_units
+
+    ships = sorted(ships, key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
+    port = port_kind(state, at) if any(naval_units.in_port(s) for s in ships) else None
+    stack = naval_units.unit_count(state, [s for s in ships if not naval_units.is_stp(state, s)])
+    return bomb_ships(state, bomber, ships, port=port, stack_size=stack)
 
