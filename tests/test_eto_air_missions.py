@@ -431,3 +431,22 @@ def test_eto_12_4_one_interception_mission_in_the_enemy_naval_and_air_phase(tmp_
     r = air_interception.interceptor_why_not(s, s.unit("UK-f1"), fl)
     assert r and r.rule == "ETO-12.4" and "one interception mission" in r.why
     assert s.map.distance(DOVER, CALAIS) == 1
+
+
+def test_eto_13_1_no_land_based_flight_into_an_ungridded_sea_or_across_neutral_land_hexsides(tmp_path):
+    """13.1: "Sea Areas without Hex Grid.  Land-based aircraft cannot enter these areas"; "If it
+    moves ... through an all-land hexside connecting two coastal hexes, it has invaded (39.0) the
+    neutral country".  Iceland's coastal 01208 to 01309 crosses an all-land hexside (refused);
+    Portugal's 00771 to 00772 is a coastal hop along the sea (allowed); 01207, in the North
+    Atlantic, is out of bounds; Dover to the North Sea (gridded) is flown."""
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT)])
+    cases = {("01108", ("01208", "01309")): "ETO-13.1", ("01208", ("01207",)): "ETO-13.1",
+             ("00870", ("00771", "00772")): None, (DOVER, ("03147", "03247")): None}
+    for (start, path), rule in cases.items():
+        why = air_missions.path_why_not(s, "axis", start, list(path), 12)
+        assert (why.rule if why else None) == rule, (start, path, why)
+    why = air_missions.path_why_not(s, "axis", "01108", ["01208", "01309"], 12)
+    assert "all-land hexside" in why.why
+    why = air_missions.path_why_not(s, "axis", "01208", ["01207"], 12)
+    assert "North Atlantic" in why.why and "hex grid" in why.why
+    assert s.map.hexes["sea_area"][s.map.index("03247")] == "North Sea"

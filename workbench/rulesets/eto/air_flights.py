@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from workbench import hexgrid
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
@@ -248,9 +250,24 @@ def path_to(state: State, start: str, end: str) -> list[str]:
     return out[1:] if out and out[0] == start else out
 
 
+def ungridded_hexes(state: State) -> np.ndarray:
+    """ETO-13.1: the map's hexes that belong to a sea area without a hex grid (by hex index)."""
+    hm = state.map
+
+    def compute() -> np.ndarray:
+        names = {n for n, a in hm.sea_areas.items() if not a.gridded}
+        return np.array([str(a) in names for a in hm.hexes["sea_area"].to_list()], dtype=bool)
+
+    return hm.cached("eto.ungridded_hexes", compute)
+
+
 def path_why_not(state: State, side: str, start: str, path: list[str], limit: int) -> Refusal | None:
     """ETO-13.0, 13.1, 1.4: the path is contiguous, no longer than ``limit`` hexes, never over a
-    neutral land hex (that would invade the neutral, 39.0) nor into a grounded zone."""
+    neutral land hex nor through an all-land hexside between two neutral coastal hexes (either
+    would invade the neutral, 39.0), never into a sea area without a hex grid (land-based air
+    cannot enter one) nor into a grounded zone."""
+    from workbench.rulesets.eto.sea_spaces import graph
+
     hm = state.map
     if len(path) > limit:
         return Refusal("ETO-13.0", f"the flight is {len(path)} hexes long; the range allows {limit}")
@@ -259,6 +276,7 @@ def path_why_not(state: State, side: str, start: str, path: list[str], limit: in
     ctrl = control(state)
     grounded = air_grounded(state)
     water = hm.is_water
+    ungridded = ungridded_hexes(state)
     for h in path:
         if not isinstance(h, str) or not hm.has_hex(h):
             return Refusal("ETO-13.0", f"no hex {h!r} on the path")
@@ -268,6 +286,14 @@ def path_why_not(state: State, side: str, start: str, path: list[str], limit: in
         if not water[i] and not ta.coastal[i] and ctrl[i] == NEUTRAL:
             return Refusal("ETO-13.1", f"{h} is a neutral land hex: flying over it would invade the neutral "
                                        "country (39.0)")
+        if ungridded[i]:
+            return Refusal("ETO-13.1", f"{h} is in the {hm.hexes['sea_area'][i]}, a sea area without a hex "
+                                       "grid: land-based air units cannot enter it")
+        j = hm.index(prev)
+        if ta.coastal[i] and ta.coastal[j] and not water[i] and not water[j] and ctrl[i] == ctrl[j] == NEUTRAL \
+                and (prev, h) not in graph(state).edge_cost:
+            return Refusal("ETO-13.1", f"{prev} to {h} crosses an all-land hexside of a neutral country: that "
+                                       "would invade it (39.0)")
         if grounded[i]:
             return Refusal("ETO-1.4", f"air is grounded in the weather zone of {h} this month")
         prev = h
