@@ -155,3 +155,19 @@ def test_eto_14_4_end_phase_only_ships_entering_range_are_intercepted(tmp_path):
     assert [(e["data"]["ship"], e["data"]["result"]) for e in events(s, "air_naval")] == [("UK-CL", "miss")] * 3
     s.apply({"kind": "end_step"})
     assert s.unit("GE-b1").location == FRANKFURT
+
+
+def test_eto_14_3_air_then_naval_interception_in_the_same_space(tmp_path):
+    """14.3 ("All air-to-air combat ... in a given hex is resolved before any other combat") read
+    for moving ships: the DD sailing into the North Sea is offered first to the German bomber, then
+    -- once the air side passes -- to the German DD in Antwerp's port (8.2); after both pass it
+    sails on."""
+    s = channel(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT),
+                           unit("GE-DD", "GE", "dd", "03548", props={"in_port": True}),
+                           unit("UK-DD", "UK", "dd", HARWICH, props={"in_port": True})])
+    s.apply({"kind": "sail", "units": ["UK-DD"], "path": ["North Sea"]})
+    assert (s.decision.kind, s.legal_orders()[0]) == (asi.INTERRUPT, {"kind": "intercept_ships", "units": ["GE-b1"]})
+    s.apply({"kind": "pass"})
+    assert (s.decision.kind, s.legal_orders()[0]) == ("naval_intercept", {"kind": "intercept_naval", "units": ["GE-DD"]})
+    s.apply({"kind": "pass"})
+    assert s.decision.kind == STEP and s.unit("UK-DD").location == "North Sea"

@@ -2,8 +2,9 @@
 
 "A bomber is eligible to intercept enemy naval units only" (14.0).  As a voyage
 (:mod:`naval_movement`) enters a space in its side's Naval and Air phase, the other side is
-offered an interception by its land-based bombers within range (:data:`naval_movement.OFFER_HOOKS`):
-an interrupt ``air_intercept_ships`` with ``intercept_ships`` orders and ``pass``.
+offered an interception by its land-based bombers within range (:data:`naval_movement.OFFER_HOOKS`,
+before the naval interception there): an interrupt ``air_intercept_ships`` with
+``intercept_ships`` orders and ``pass``.
 
 * **Where** (16.5): land-based air reaches ships in a map hex (a coastal hex or a port) or in a
   sea space with a hex grid -- there it flies to the hex of that area nearest its base
@@ -226,4 +227,4 @@ class InterceptShipsOrder(OrderKind):
 
 
 if offer not in naval_movement.OFFER_HOOKS:
-    naval_movement.OFFER_HOOKS.append(offer)
+    naval_movement.OFFER_HOOKS.insert(0, offer)  # first in each space, whatever the import order
