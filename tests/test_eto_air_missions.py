@@ -450,3 +450,33 @@ def test_eto_13_1_no_land_based_flight_into_an_ungridded_sea_or_across_neutral_l
     why = air_missions.path_why_not(s, "axis", "01208", ["01207"], 12)
     assert "North Atlantic" in why.why and "hex grid" in why.why
     assert s.map.hexes["sea_area"][s.map.index("03247")] == "North Sea"
+
+
+def test_eto_13_6_the_first_plane_picks_up_the_second_on_its_base(tmp_path):
+    """13.6: units from different bases "cannot all move to one hex individually and then continue
+    on.  The first plane to take off must fly to the next base and 'pick up' the second unit ...
+    Each air unit pays MPs only for the hexes it actually moves into."  The Frankfurt 6-12 flies
+    to Calais, picks up the 4-4/3 fighter there, and both fly on to bomb Dover: the flight is 12
+    hexes for the bomber (range 12), 1 for the fighter (range 4).  A fighter waiting in Brussels,
+    5 hexes from Dover, cannot be picked up for it (ETO-13.0); and one order naming units of two
+    bases without a pick-up is refused (ETO-13.6)."""
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-f1", "GE", "fighter", CALAIS),
+                        unit("GE-f2", "GE", "fighter", BRUSSELS)])
+    to_air_offensive(s)
+    b, f1 = s.unit("GE-b1"), s.unit("GE-f1")
+    assert (air_missions.air_units.air_range(s, b), air_missions.air_units.air_range(s, f1)) == (12, 4)
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "fly", "units": ["GE-b1", "GE-f1"], "mission": "bomb", "to": DOVER})
+    assert e.value.rule == "ETO-13.6"
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": DOVER, "join": {BRUSSELS: ["GE-f2"]}})
+    assert e.value.rule == "ETO-13.0" and s.map.distance(BRUSSELS, DOVER) == 5
+    s.dice = FixedDice(*[1] * 10)
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": DOVER, "join": {CALAIS: ["GE-f1"]}})
+    pick = events(s, "air_pickup")
+    assert [(p["data"]["hex"], p["data"]["units"]) for p in pick] == [(CALAIS, ["GE-f1"])]
+    assert b.location == DOVER and f1.location == DOVER and b.props["flight"] == f1.props["flight"]
+    assert s.map.distance(FRANKFURT, CALAIS) + s.map.distance(CALAIS, DOVER) == 12
+    s.apply({"kind": "end_step"})
+    assert events(s, "installation_bombing")[-1]["data"]["hex"] == DOVER
+    assert (b.location, f1.location) == (FRANKFURT, CALAIS)   # each home to its own base

@@ -116,11 +116,26 @@ def fly_on(state: State, fid: str) -> None:
         fl["at"] = nxt
         for u in live:
             u.location = nxt
+        pick_up(state, fl, nxt)
         if nxt == fl.get("pickup"):
             fl["picked"] = True  # 18.2: the ATP loads here
         if nxt in fl["stops"]:
             for u in live:
                 u.props["base"] = nxt  # 13.2: the last base it stood on, however briefly
+
+
+def pick_up(state: State, fl: dict[str, Any], at: str) -> None:
+    """ETO-13.6: the units waiting on their base at ``at`` join the flight there (they can be
+    intercepted with it from that hex on, 14.1); each keeps its own base to return to."""
+    ids = (fl.get("joins") or {}).pop(at, [])
+    for uid in ids:
+        u = state.units_by_id[uid]
+        u.flag("flight", fl["id"])
+        u.props["base"] = u.props.get("base") or at
+        fl["units"].append(uid)
+    if ids:
+        state.emit("air_pickup", side=fl["side"], rule="ETO-13.6", flight=fl["id"], hex=at, units=ids,
+                   text=f"{', '.join(ids)} take off from {at} and join flight {fl['id']}")
 
 
 def arrive(state: State, fl: dict[str, Any]) -> None:
