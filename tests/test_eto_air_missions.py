@@ -345,3 +345,138 @@ def test_eto_17_ground_support_by_clicking_in_the_workbench_shows_in_the_planner
     assert any(rule == "ETO-17.3" for _who, _sp, rule in a.contributions)
     assert ("+1 DRM", "attacker air superiority", "ETO-17.2") in a.shifts
     assert "ETO-17.2" in wb.planner.result.value
+
+
+def test_eto_21_4_air_offensive_bombs_installations_and_attacks_ships_in_4b_c(tmp_path):
+    """21.4: "Three types of combat are possible during air offensives: air-to-air combat,
+    air-naval combat, and bombing installations."  In one German air offensive a 6-12 bombs
+    Dover (6 SP, column 6-8: 3+3 = 6) and another attacks the British DD in Harwich's port with
+    16.2's three attacks: (4,4) = 8 against armor 8 with doubles sinks it, as in the Naval and Air
+    phase; both are resolved in 4B-C, after the flights, and everyone is home in 4B-D."""
+    from workbench.rulesets.eto import construction
+
+    s = new_state(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-b2", "GE", "bomber", FRANKFURT),
+                             unit("UK-DD", "UK", "dd", HARWICH, props={"in_port": True})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    to_air_offensive(s)
+    s.apply({"kind": "fly", "units": ["GE-b2"], "mission": "bomb", "to": DOVER})
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "attack_naval", "to": HARWICH})
+    assert s.unit("GE-b1").location == HARWICH and s.unit("UK-DD").location == HARWICH
+    s.dice = FixedDice(3, 3, 4, 4)
+    s.apply({"kind": "end_step"})
+    bombing = events(s, "installation_bombing")
+    assert [(e["data"]["hex"], e["data"]["strength"], e["data"]["column"]) for e in bombing] == [(DOVER, 6, "6-8")]
+    assert (DOVER in construction.destroyed_installations(s)) == bombing[0]["data"]["destroyed"]
+    assert [(e["data"]["bomber"], e["data"]["ship"], e["data"]["result"]) for e in events(s, "air_naval")] == \
+        [("GE-b1", "UK-DD", "sunk")]
+    assert s.unit("UK-DD").location == "Force pool"
+    assert s.unit("GE-b1").location == FRANKFURT and s.unit("GE-b2").location == FRANKFURT
+
+
+def test_eto_14_5_bomber_attacks_stationary_ships_in_the_friendly_naval_and_air_phase(tmp_path):
+    """14.5: "An air unit that does not change base or perform counter-interception can move to an
+    enemy unit, intercepting and attacking that unit, during this phase.  Bombers can attack naval
+    units."  In the German Naval and Air phase (Step 2, air-naval attacks) a 6-12 from Frankfurt
+    flies to the British DD lying in Harwich's port and, at the step's end, sinks it with (4,4) = 8
+    against armor 8; having attacked, it may not also change base in Step 4 (one mission, 12.3)."""
+    s = new_state(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-f1", "GE", "fighter", BRUSSELS),
+                             unit("UK-DD", "UK", "dd", HARWICH, props={"in_port": True})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    step_to(s, "naval-air/sides/air-naval")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/air-naval")
+    assert s.decision.side == "axis"
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "attack_naval", "to": HARWICH})
+    while s.decision.kind == "air_intercept":
+        s.apply({"kind": "pass"})
+    s.dice = FixedDice(4, 4, *[3] * 40)
+    s.apply({"kind": "end_step"})
+    assert [(e["data"]["bomber"], e["data"]["ship"], e["data"]["result"]) for e in events(s, "air_naval")] == \
+        [("GE-b1", "UK-DD", "sunk")]
+    assert s.unit("UK-DD").location == "Force pool"
+    step_to(s, "naval-air/sides/air-movement")
+    assert (s.turn_label, s.decision.side, s.unit("GE-b1").location) == ("1940-08", "axis", FRANKFURT)
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "change_base", "to": BRUSSELS})
+    assert e.value.rule == "ETO-12.3" and "one mission" in e.value.why
+    s.apply({"kind": "fly", "units": ["GE-f1"], "mission": "change_base", "to": ANTWERP})  # it flew none
+
+
+def test_eto_12_4_one_interception_mission_in_the_enemy_naval_and_air_phase(tmp_path):
+    """12.4: "A friendly air unit can fly one interception mission during this phase": the British
+    fighter at Dover intercepts the German bomber heading for Harwich's ships in Step 2 of the
+    German Naval and Air phase; in Step 4 the German fighter rebasing from Calais is out of its
+    reach for the rest of the phase (refused under ETO-12.4), though it is in range (Calais, 1)."""
+    s = new_state(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-f1", "GE", "fighter", CALAIS),
+                             unit("UK-f1", "UK", "fighter", DOVER),
+                             unit("UK-DD", "UK", "dd", HARWICH, props={"in_port": True})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    step_to(s, "naval-air/sides/air-naval")
+    assert s.decision.side == "axis"
+    s.dice = FixedDice(*[6] * 60)
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "attack_naval", "to": HARWICH})
+    assert (s.decision.kind, s.decision.side) == ("air_intercept", "allies")
+    s.apply({"kind": "intercept", "units": ["UK-f1"]})
+    while s.decision.kind == "air_intercept":
+        s.apply({"kind": "pass"})
+    s.apply({"kind": "end_step"})
+    step_to(s, "naval-air/sides/air-movement")
+    assert (s.turn_label, s.decision.side, s.unit("UK-f1").location) == ("1940-08", "axis", DOVER)
+    s.apply({"kind": "fly", "units": ["GE-f1"], "mission": "change_base", "to": BRUSSELS})
+    assert s.decision.kind != "air_intercept"  # no British unit may intercept it: nothing is offered
+    from workbench.rulesets.eto import air_interception
+
+    fl = next(f for f in air_interception.air_flights.flights(s).values() if f["units"] == ["GE-f1"])
+    r = air_interception.interceptor_why_not(s, s.unit("UK-f1"), fl)
+    assert r and r.rule == "ETO-12.4" and "one interception mission" in r.why
+    assert s.map.distance(DOVER, CALAIS) == 1
+
+
+def test_eto_13_1_no_land_based_flight_into_an_ungridded_sea_or_across_neutral_land_hexsides(tmp_path):
+    """13.1: "Sea Areas without Hex Grid.  Land-based aircraft cannot enter these areas"; "If it
+    moves ... through an all-land hexside connecting two coastal hexes, it has invaded (39.0) the
+    neutral country".  Iceland's coastal 01208 to 01309 crosses an all-land hexside (refused);
+    Portugal's 00771 to 00772 is a coastal hop along the sea (allowed); 01207, in the North
+    Atlantic, is out of bounds; Dover to the North Sea (gridded) is flown."""
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT)])
+    cases = {("01108", ("01208", "01309")): "ETO-13.1", ("01208", ("01207",)): "ETO-13.1",
+             ("00870", ("00771", "00772")): None, (DOVER, ("03147", "03247")): None}
+    for (start, path), rule in cases.items():
+        why = air_missions.path_why_not(s, "axis", start, list(path), 12)
+        assert (why.rule if why else None) == rule, (start, path, why)
+    why = air_missions.path_why_not(s, "axis", "01108", ["01208", "01309"], 12)
+    assert "all-land hexside" in why.why
+    why = air_missions.path_why_not(s, "axis", "01208", ["01207"], 12)
+    assert "North Atlantic" in why.why and "hex grid" in why.why
+    assert s.map.hexes["sea_area"][s.map.index("03247")] == "North Sea"
+
+
+def test_eto_13_6_the_first_plane_picks_up_the_second_on_its_base(tmp_path):
+    """13.6: units from different bases "cannot all move to one hex individually and then continue
+    on.  The first plane to take off must fly to the next base and 'pick up' the second unit ...
+    Each air unit pays MPs only for the hexes it actually moves into."  The Frankfurt 6-12 flies
+    to Calais, picks up the 4-4/3 fighter there, and both fly on to bomb Dover: the flight is 12
+    hexes for the bomber (range 12), 1 for the fighter (range 4).  A fighter waiting in Brussels,
+    5 hexes from Dover, cannot be picked up for it (ETO-13.0); and one order naming units of two
+    bases without a pick-up is refused (ETO-13.6)."""
+    s = west(tmp_path, [unit("GE-b1", "GE", "bomber", FRANKFURT), unit("GE-f1", "GE", "fighter", CALAIS),
+                        unit("GE-f2", "GE", "fighter", BRUSSELS)])
+    to_air_offensive(s)
+    b, f1 = s.unit("GE-b1"), s.unit("GE-f1")
+    assert (air_missions.air_units.air_range(s, b), air_missions.air_units.air_range(s, f1)) == (12, 4)
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "fly", "units": ["GE-b1", "GE-f1"], "mission": "bomb", "to": DOVER})
+    assert e.value.rule == "ETO-13.6"
+    with pytest.raises(IllegalOrder) as e:
+        s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": DOVER, "join": {BRUSSELS: ["GE-f2"]}})
+    assert e.value.rule == "ETO-13.0" and s.map.distance(BRUSSELS, DOVER) == 5
+    s.dice = FixedDice(*[1] * 10)
+    s.apply({"kind": "fly", "units": ["GE-b1"], "mission": "bomb", "to": DOVER, "join": {CALAIS: ["GE-f1"]}})
+    pick = events(s, "air_pickup")
+    assert [(p["data"]["hex"], p["data"]["units"]) for p in pick] == [(CALAIS, ["GE-f1"])]
+    assert b.location == DOVER and f1.location == DOVER and b.props["flight"] == f1.props["flight"]
+    assert s.map.distance(FRANKFURT, CALAIS) + s.map.distance(CALAIS, DOVER) == 12
+    s.apply({"kind": "end_step"})
+    assert events(s, "installation_bombing")[-1]["data"]["hex"] == DOVER
+    assert (b.location, f1.location) == (FRANKFURT, CALAIS)   # each home to its own base

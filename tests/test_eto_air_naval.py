@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eto_kit import events, flying_state, unit
+from eto_kit import FixedDice, events, flying_state, new_state, step_to, unit
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import air_naval as an
@@ -229,3 +229,61 @@ def test_eto_11_2_a_strike_on_a_sub_at_sea_searches_first_and_one_bomber_attacks
             assert attacks == [("GE-b2", "UK-SS")] + [("GE-b", "UK-CL")] * 3
         else:      # not found: both bombers attack the CL only
             assert {a for _, a in attacks} == {"UK-CL"} and {b for b, _ in attacks} == {"GE-b", "GE-b2"}
+
+
+def test_eto_16_4_port_class_from_the_map_and_the_markers_in_play(tmp_path):
+    """16.4 in an attack_naval strike: the bomber's three rolls of 3 (1+2) miss the DD in port and
+    are anti-aircraft hits only "in a major port or a fortified port (the fortification may be
+    permanent or an installation marker)": Southampton (major), Harwich with a fortification
+    marker, the permanent fortress port 06925 -- 3 hits, the 6-12 takes two and is eliminated;
+    plain Harwich (minor: only a 2 hits), Harwich with an airfield marker (no fortification) and
+    Harwich destroyed (21.5: no port, no fortification) -- none."""
+    from workbench.rulesets.eto import air_flights
+
+    harwich, southampton, fortress = "03246", "02748", "06925"
+    cases = [(southampton, None, 3), (harwich, "fortification", 3), (fortress, None, 3),
+             (harwich, None, 0), (harwich, "airfield", 0), (harwich, "destroyed", 0)]
+    for n, (port, marker, hits) in enumerate(cases):
+        (tmp_path / str(n)).mkdir()
+        s = naval_state(tmp_path / str(n), [GE_B, unit("UK-DD", "UK", "dd", port, props={"in_port": True})],
+                        *(1, 2) * 3)
+        if marker == "destroyed":
+            s.markers["forts"] = {port: {"side": "allies", "kind": "fortification"}}
+            s.markers["destroyed"] = {port: {"kind": "fortification", "side": "allies"}}
+        elif marker:
+            s.markers["forts"] = {port: {"side": "allies", "kind": marker}}
+        b = s.unit("GE-b")
+        b.location = port
+        fl = air_flights.new_flight(s, "axis", [b], "attack_naval", [], target=port)
+        fl["arrived"], fl["at"] = True, port
+        an.strike_flights(s)
+        assert [e["data"]["result"] for e in events(s, "air_naval")] == ["miss"] * 3, (port, marker)
+        aa = events(s, "anti_aircraft")
+        assert (aa[0]["data"]["hits"] if aa else 0) == hits, (port, marker)
+        assert (b.location == FORCE_POOL) == (hits == 3), (port, marker)
+
+
+def test_eto_16_5_carrier_air_strikes_an_enemy_that_evades(tmp_path):
+    """16.5: "Carrier-based air units can attack even if the enemy (or their own carrier) evades."
+    A German DD (speed 14) sails from Kiel into the North Sea; York and Ark Royal (12) intercept
+    and find it on 6 + 1 = 7; the faster DD evades (8.7) -- no naval battle -- but Ark Royal's
+    naval air strikes it anyway: 4+4 = 8 against armor 8, doubles: sunk."""
+    s = new_state(tmp_path, [unit("GE-DD1", "GE", "dd", "04641", props={"in_port": True}),
+                             unit("UK-CA", "UK", "ca", "North Sea", name="York"),
+                             unit("UK-CV", "UK", "cv", "North Sea", name="Ark Royal"),
+                             unit("UK-air", "UK", "naval_air", "North Sea", props={"carrier": "UK-CV"})],
+                  west=True, options={"naval": True, "air": True})
+    step = "naval-air/sides/first-naval-movement"
+    step_to(s, step)
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, step)
+    s.apply({"kind": "sail", "units": ["GE-DD1"], "path": ["04541", "04441", "North Sea"]})
+    while s.unit("GE-DD1").location != "North Sea":
+        s.apply({"kind": "pass"})   # not yet: the British wait for the open sea
+    s.dice = FixedDice(6, 4, 4)
+    s.apply({"kind": "intercept_naval", "units": ["UK-CA", "UK-CV"]})
+    assert events(s, "evaded") and not events(s, "naval_battle")
+    strike = [(e["data"]["bomber"], e["data"]["ship"], e["dice"], e["data"]["result"]) for e in events(s, "air_naval")]
+    assert strike == [("UK-air", "GE-DD1", [4, 4], "sunk")]
+    assert s.unit("GE-DD1").location == FORCE_POOL

@@ -151,3 +151,18 @@ def test_eto_26_4_32_7_assaulting_units_take_no_attacker_oos_drm(tmp_path):
     s = _assault_state(tmp_path)
     a = combat.assess(s, "allies", ["UK-arm", "UK-inf"], CALAIS)
     assert not [t for t in a.drms if t[2] == "ETO-33.2"] and sum(v for v, _, _ in a.drms) == -3
+
+
+def test_eto_19_2_an_assault_force_in_the_hex_counts_as_adjacent_for_a_paradrop(tmp_path):
+    """19.2: "Land units occupying the hex in preparation for an amphibious assault qualify as
+    adjacent": a British para dropping on Calais takes no -2 while the assault force stands off
+    Calais; with the force back at Southampton (and the Dover HQ gone) the -2 applies."""
+    from workbench.rulesets.eto import paradrop
+
+    s = _assault_state(tmp_path, unit("UK-p", "UK", "paratroop", DOVER))
+    s.unit("UK-hq").location = SOUTHAMPTON
+    assert paradrop.drop_drm_terms(s, "allies", CALAIS, "UK-p") == []
+    for c in ("UK-stp1", "UK-stp2", "UK-BB"):
+        s.unit(c).location = SOUTHAMPTON
+    assert paradrop.drop_drm_terms(s, "allies", CALAIS, "UK-p") == \
+        [(-2, "hex not adjacent to a friendly land unit", "ETO-19.2")]

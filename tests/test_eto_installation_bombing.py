@@ -146,3 +146,28 @@ def test_eto_21_5_only_unaborted_bombers_over_enemy_installations(tmp_path):
     with pytest.raises(IllegalOrder) as e:
         ib.bomb(s, MOSCOW, [s.unit("GE-b")])
     assert e.value.rule == "ETO-15.6"
+
+
+def test_eto_21_5_destroyed_hex_is_no_airbase_port_or_fortification_until_repaired(tmp_path):
+    """21.5: "That hex cannot be used as an airbase, port, or fortification until the installation
+    is repaired.  Land units ... are not affected."  06925, an Axis-held minor port with a
+    permanent fortification (threshold 1 + 1 = 2): two Soviet 4-8s (8 SP, column 6-8) roll 5+4 = 9:
+    2, destroyed.  Before: one base, a friendly port, a fortified port (16.4), an enemy fort to the
+    Soviets.  After: none of these; the German infantry in the hex stays."""
+    from workbench.rulesets.eto import air_naval, airbases, combat, ports
+
+    port = "06925"
+    s = bomb_state(tmp_path, [unit("SU-b", "SU", "bomber", "08740"), unit("SU-c", "SU", "bomber", "08740"),
+                              unit("GE-i", "GE", "infantry", port)], 5, 4)
+    assert (airbases.capacity(s, port), ib.threshold(s, port)) == (1, 2)
+    assert ports.friendly(s, "axis", port) and ports.enter_why_not(s, "axis", [], port) is None
+    assert air_naval.port_kind(s, port) == "fortified" and combat.enemy_fort(s, "allies", port)
+    for uid in ("SU-b", "SU-c"):
+        s.unit(uid).location = port
+    res = ib.bomb(s, port, [s.unit("SU-b"), s.unit("SU-c")])
+    assert (res["strength"], res["column"], res["result"], res["destroyed"]) == (8, "6-8", 2, True)
+    assert airbases.capacity(s, port) == 0 and not ports.friendly(s, "axis", port)
+    r = ports.enter_why_not(s, "axis", [], port)
+    assert r and r.rule == "ETO-21.5" and "until repaired" in r.why
+    assert air_naval.port_kind(s, port) is None and not combat.enemy_fort(s, "allies", port)
+    assert s.unit("GE-i").location == port

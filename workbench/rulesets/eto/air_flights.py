@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from workbench import hexgrid
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
@@ -114,11 +116,26 @@ def fly_on(state: State, fid: str) -> None:
         fl["at"] = nxt
         for u in live:
             u.location = nxt
+        pick_up(state, fl, nxt)
         if nxt == fl.get("pickup"):
             fl["picked"] = True  # 18.2: the ATP loads here
         if nxt in fl["stops"]:
             for u in live:
                 u.props["base"] = nxt  # 13.2: the last base it stood on, however briefly
+
+
+def pick_up(state: State, fl: dict[str, Any], at: str) -> None:
+    """ETO-13.6: the units waiting on their base at ``at`` join the flight there (they can be
+    intercepted with it from that hex on, 14.1); each keeps its own base to return to."""
+    ids = (fl.get("joins") or {}).pop(at, [])
+    for uid in ids:
+        u = state.units_by_id[uid]
+        u.flag("flight", fl["id"])
+        u.props["base"] = u.props.get("base") or at
+        fl["units"].append(uid)
+    if ids:
+        state.emit("air_pickup", side=fl["side"], rule="ETO-13.6", flight=fl["id"], hex=at, units=ids,
+                   text=f"{', '.join(ids)} take off from {at} and join flight {fl['id']}")
 
 
 def arrive(state: State, fl: dict[str, Any]) -> None:
@@ -174,6 +191,40 @@ def return_all(state: State, *_: Any) -> None:
         state.emit("air_return", rule="ETO-13.0", units=back, text=f"{len(back)} air units return to base")
 
 
+def naval_air_missions(state: State) -> dict[str, str] | None:
+    """ETO-12.3, 12.4: the missions flown so far in the current Naval and Air phase (one side's),
+    by unit id: "In its own Naval and Air phase, an air unit can perform one of the following
+    missions"; in the enemy's, "one interception mission".  None outside a Naval and Air phase."""
+    key = state.step.key if state.step else ""
+    if not key.startswith("naval-air"):
+        return None
+    phase = f"{state.turn_label}/{state.phasing}"
+    rec = air_marker(state).get("naval_air_missions")
+    if not rec or rec.get("phase") != phase:
+        rec = {"phase": phase, "units": {}}
+        air_marker(state)["naval_air_missions"] = rec
+    return rec["units"]
+
+
+def naval_air_why_not(state: State, u: Unit) -> Refusal | None:
+    """ETO-12.3/12.4: a unit that has flown a mission in this Naval and Air phase flies no other."""
+    done = naval_air_missions(state)
+    if done is None or u.id not in done:
+        return None
+    own = u.side == state.phasing
+    return Refusal("ETO-12.3" if own else "ETO-12.4",
+                   f"{u.id} has already flown a mission this Naval and Air phase ({done[u.id]}); an air unit "
+                   + ("performs one mission in its own Naval and Air phase" if own
+                      else "flies one interception mission in the enemy Naval and Air phase"))
+
+
+def note_naval_air_mission(state: State, units: list[Unit], mission: str) -> None:
+    done = naval_air_missions(state)
+    if done is not None:
+        for u in units:
+            done[u.id] = mission
+
+
 def phase_for(state: State, side: str) -> str:
     """The commitment context (20.0) of ``side`` flying now: own or enemy Naval and Air phase,
     land or air offensive, End phase."""
@@ -214,9 +265,24 @@ def path_to(state: State, start: str, end: str) -> list[str]:
     return out[1:] if out and out[0] == start else out
 
 
+def ungridded_hexes(state: State) -> np.ndarray:
+    """ETO-13.1: the map's hexes that belong to a sea area without a hex grid (by hex index)."""
+    hm = state.map
+
+    def compute() -> np.ndarray:
+        names = {n for n, a in hm.sea_areas.items() if not a.gridded}
+        return np.array([str(a) in names for a in hm.hexes["sea_area"].to_list()], dtype=bool)
+
+    return hm.cached("eto.ungridded_hexes", compute)
+
+
 def path_why_not(state: State, side: str, start: str, path: list[str], limit: int) -> Refusal | None:
     """ETO-13.0, 13.1, 1.4: the path is contiguous, no longer than ``limit`` hexes, never over a
-    neutral land hex (that would invade the neutral, 39.0) nor into a grounded zone."""
+    neutral land hex nor through an all-land hexside between two neutral coastal hexes (either
+    would invade the neutral, 39.0), never into a sea area without a hex grid (land-based air
+    cannot enter one) nor into a grounded zone."""
+    from workbench.rulesets.eto.sea_spaces import graph
+
     hm = state.map
     if len(path) > limit:
         return Refusal("ETO-13.0", f"the flight is {len(path)} hexes long; the range allows {limit}")
@@ -225,6 +291,7 @@ def path_why_not(state: State, side: str, start: str, path: list[str], limit: in
     ctrl = control(state)
     grounded = air_grounded(state)
     water = hm.is_water
+    ungridded = ungridded_hexes(state)
     for h in path:
         if not isinstance(h, str) or not hm.has_hex(h):
             return Refusal("ETO-13.0", f"no hex {h!r} on the path")
@@ -234,6 +301,14 @@ def path_why_not(state: State, side: str, start: str, path: list[str], limit: in
         if not water[i] and not ta.coastal[i] and ctrl[i] == NEUTRAL:
             return Refusal("ETO-13.1", f"{h} is a neutral land hex: flying over it would invade the neutral "
                                        "country (39.0)")
+        if ungridded[i]:
+            return Refusal("ETO-13.1", f"{h} is in the {hm.hexes['sea_area'][i]}, a sea area without a hex "
+                                       "grid: land-based air units cannot enter it")
+        j = hm.index(prev)
+        if ta.coastal[i] and ta.coastal[j] and not water[i] and not water[j] and ctrl[i] == ctrl[j] == NEUTRAL \
+                and (prev, h) not in graph(state).edge_cost:
+            return Refusal("ETO-13.1", f"{prev} to {h} crosses an all-land hexside of a neutral country: that "
+                                       "would invade it (39.0)")
         if grounded[i]:
             return Refusal("ETO-1.4", f"air is grounded in the weather zone of {h} this month")
         prev = h

@@ -64,6 +64,9 @@ def interceptor_why_not(state: State, u: Unit, fl: dict[str, Any]) -> Refusal | 
         return Refusal("ETO-13.4", f"{u.id} is overstacked and may only change base")
     if u.id in used(state):
         return Refusal("ETO-14.4", f"{u.id} has already intercepted this step; an air unit intercepts once per step")
+    why = air_flights.naval_air_why_not(state, u)
+    if why:
+        return why
     dist = state.map.distance(u.location, at)
     if dist > air_units.air_range(state, u):
         return Refusal("ETO-14.1", f"{at} is {dist} hexes from {u.location}, beyond {u.id}'s range of "
@@ -201,6 +204,7 @@ class InterceptOrder(OrderKind):
         root = mission_target(state, fl)
         defending = air_flights.defending_status(state, root["target"], side) \
             if root["mission"] == "ground_support" else None
+        air_flights.note_naval_air_mission(state, units, "intercept")  # 12.3/12.4: its mission this phase
         for u in units:
             commitment.commit_for(state, u, phase=air_flights.phase_for(state, side), defending=defending,
                                   mission="intercept")

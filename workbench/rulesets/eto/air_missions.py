@@ -43,7 +43,9 @@ from workbench.rulesets.eto.air_flights import (
     defending_status,
     fly_on,
     named_units,
+    naval_air_why_not,
     new_flight,
+    note_naval_air_mission,
     one_base,
     path_to,
     path_why_not,
@@ -84,6 +86,9 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
         return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
     if u.props.get("overstacked") and mission != "change_base":
         return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
+    why = naval_air_why_not(state, u)
+    if why:
+        return why
     if air_grounded(state)[state.map.index(u.location)]:
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
     if mission == "attack_air" and not air_units.has_quality(state, u):
@@ -169,14 +174,17 @@ class FlyOrder(OrderKind):
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units, mission, path, stops, side = plan(state, order)
-        for u in units:
+        joins = pickups(state, order)
+        for u in [*units, *(j for us in joins.values() for j in us)]:
             commitment.commit_for(state, u, phase=phase_for(state, side), mission=mission,
                                   defending=defending_for(state, side, mission, str(order["to"])))
             r = (order.get("roles") or {}).get(u.id)
             if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
+        note_naval_air_mission(state, [*units, *(j for us in joins.values() for j in us)], mission)
         fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
                         targets=order.get("targets"))
+        fl["joins"] = {b: [u.id for u in us] for b, us in joins.items()}
         fly_on(state, fl["id"])
 
 
@@ -230,6 +238,44 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
     return sorted((c for c in cand if d[hm.index(c)] <= rng), key=lambda c: (int(d[hm.index(c)]), c))
 
 
+def pickups(state: State, order: dict[str, Any]) -> dict[str, list[Unit]]:
+    """ETO-13.6: the order's ``join`` -- units picked up on the way, by the base they wait on, in
+    the order the flight reaches them ("the first plane ... must fly to the next base and 'pick up'
+    the second unit, then both fly to the third base")."""
+    joins = order.get("join") or {}
+    if not joins:
+        return {}
+    if not isinstance(joins, dict):
+        raise IllegalOrder("ETO-13.6", "join names, for each base on the way, the air units picked up there")
+    if order.get("mission") == "change_base":
+        raise IllegalOrder("ETO-13.6", "a change of base picks no one up: each unit changes base by its own order")
+    out: dict[str, list[Unit]] = {}
+    for base, ids in joins.items():
+        us = named_units(state, ids, "ETO-13.6", f"name the air units picked up at {base}")
+        for u in us:
+            if u.location != base or air_units.airborne(u):
+                raise IllegalOrder("ETO-13.6", f"{u.id} is not waiting on its base at {base}")
+        out[str(base)] = us
+    return out
+
+
+def _pickup_path(state: State, side: str, start: str, to: str, joins: dict[str, list[Unit]], rng: int) -> list[str]:
+    """ETO-13.6: base to base to the target; "each air unit pays MPs only for the hexes it actually
+    moves into" -- a unit's range counts from the base it is picked up at."""
+    path: list[str] = []
+    prev = start
+    for b in [*joins, to]:
+        if b == prev:
+            raise IllegalOrder("ETO-13.6", f"the flight is already at {b}")
+        path += path_to(state, prev, b)
+        prev = b
+    refuse(path_why_not(state, side, start, path, rng))
+    for b, us in joins.items():
+        rest = path[path.index(b) + 1:]
+        refuse(path_why_not(state, side, b, rest, min(air_units.air_range(state, u) for u in us)))
+    return path
+
+
 def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str], list[str], str]:
     """Check a ``fly`` order; returns (units, mission, path, change-of-base stops, side)."""
     d = state.decision
@@ -239,16 +285,19 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
         allowed = ", ".join(allowed_missions(state)) or "none"
         raise IllegalOrder("ETO-12.0", f"a {mission} mission cannot be flown in this step (allowed: {allowed})")
     units = named_units(state, order.get("units"), "ETO-12.0", "name the air units that fly")
+    joins = pickups(state, order)
     # 12.5, 13.6: fighters may fly in the same stack as bombers, as their escort
-    escort = any(air_units.class_row(state, u).get("bomber") for u in units)
-    for u in units:
+    escort = any(air_units.class_row(state, u).get("bomber") for u in [*units, *(j for us in joins.values() for j in us)])
+    for u in [*units, *(j for us in joins.values() for j in us)]:
         refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
                             escort=escort))
-    start = one_base(units, "air units")  # they join over the target (13.6)
+    start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))
     rng = min(air_units.air_range(state, u) for u in units)
     stops: list[str] = []
+    if joins:
+        return units, mission, _pickup_path(state, side, start, str(to), joins, rng), [], side
     if mission == "change_base":
         via = order.get("via") or []
         if not isinstance(via, list) or len(via) + 1 > int(airbases.table(state)["change_base_hops"]):

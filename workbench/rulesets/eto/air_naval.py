@@ -185,12 +185,29 @@ def naval_targets(state: State, side: str, to: str) -> list[Unit]:
     return [u for sp in spaces for u in naval_units.naval_units(state, enemy, sp) if not naval_units.is_uboat(state, u)]
 
 
+def port_kind(state: State, at: str) -> str | None:
+    """ETO-16.4: the anti-aircraft class of the port at ``at``: "fortified" (a fortification
+    marker, built or building, or a permanent fortification: "the fortification may be permanent
+    or an installation marker"), else "minor" or "major"; None for no port, a port box, or a hex
+    whose installations are destroyed (21.5: no port or fortification until repaired)."""
+    from workbench.rulesets.eto import ports
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    size = ports.size(state, at)
+    if size not in ("minor", "major") or at in state.markers.get("destroyed", {}):
+        return None
+    marker = state.markers.get("forts", {}).get(at) or {}
+    if marker.get("kind") == "fortification" or terrain_arrays(state).fort_hex[state.map.index(at)]:
+        return "fortified"
+    return size
+
+
 def strike_flights(state: State, *_: Any) -> None:
     """ETO-16.1: after the air-to-air combat over the target (15.0), each unaborted bomber of an
     ``attack_naval`` flight makes its attacks on the enemy ships there (the most valuable first:
     named ships, then squadrons, then STPs), with the port's or the big stack's anti-aircraft fire
     (16.4)."""
-    from workbench.rulesets.eto import air_flights, naval_units, ports
+    from workbench.rulesets.eto import air_flights, naval_units
 
     for fl in sorted(air_flights.flights(state).values(), key=lambda f: f["id"]):
         if fl["mission"] != "attack_naval" or not fl["arrived"] or fl["ended"]:
@@ -205,11 +222,17 @@ def strike_flights(state: State, *_: Any) -> None:
                      and not (naval_units.is_submarine(state, s) and not naval_units.in_port(s))]
             if not ships:
                 break
-            ships.sort(key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
-            in_port = [s for s in ships if naval_units.in_port(s)]
-            size = ports.size(state, fl["at"]) if in_port else None
-            port = "fortified" if size and fl["at"] in state.markers.get("forts", {}) else size
-            stack = naval_units.unit_count(state, [s for s in ships if not naval_units.is_stp(state, s)])
-            bomb_ships(state, b, ships, port=port if port in ("minor", "major", "fortified") else None,
-                       stack_size=stack)
+            strike(state, b, ships, fl["at"])
+
+
+def strike(state: State, bomber: Unit, ships: list[Unit], at: str) -> dict[str, Any]:
+    """ETO-16.1-16.4: one bomber's attacks on the naval units ``ships`` over ``at``: the most
+    valuable first (named ships, then squadrons, then STPs), with the port's anti-aircraft class
+    if any of them is in port (:func:`port_kind`) and the stack's size without STPs."""
+    from workbench.rulesets.eto import naval_units
+
+    ships = sorted(ships, key=lambda s: (not naval_units.is_named(state, s), naval_units.is_stp(state, s), s.id))
+    port = port_kind(state, at) if any(naval_units.in_port(s) for s in ships) else None
+    stack = naval_units.unit_count(state, [s for s in ships if not naval_units.is_stp(state, s)])
+    return bomb_ships(state, bomber, ships, port=port, stack_size=stack)
 

@@ -49,6 +49,9 @@ from workbench.rulesets.eto.zoc import can_attack_across, side_dir  # noqa: F401
 #: combat_drm_terms) and terms (contributions as ``(who, SP, rule)``).  ``ctx``: side (the
 #: attacker), target, attackers and defenders (unit ids).
 EXTRA_TERMS: list[Callable[[State, dict[str, Any]], dict[str, Any]]] = [amphibious.combat_terms]
+#: Other ways to open an attack sequence: ``f(state, side) -> True`` when ``side`` could attack
+#: without a ground attacker (19.1: a paratroop activated alone for a one-unit offensive drops).
+ATTACK_OPENERS: list[Callable[[State, str], bool]] = []
 #: The sub-procedure of sequence.toml that applies a combat's results (:mod:`results`).
 RESULTS = "combat-result"
 
@@ -357,7 +360,7 @@ class AttackOrder(OrderKind):
         if off.get("opened", {}).get(key) or command.attacks_left(state, key) <= 0:
             return []
         side = state.decision.side
-        if not DesignateOrder().options(state, side, key):
+        if not DesignateOrder().options(state, side, key) and not any(f(state, side) for f in ATTACK_OPENERS):
             return []
         return [{"kind": "attack"}]
 

@@ -147,6 +147,8 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
             evaded = True
             state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
                        text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
+            # 16.5: "Carrier-based air units can attack even if the enemy (or their own carrier) evades"
+            out.setdefault("air", []).extend(naval_combat.carrier_strikes(state, {side: grp, live_t[0].side: live_t}))
             continue
         res = submarines.battle(state, space, side, grp, live_t, plans=plans, strict=strict)  # 9.0, 11.2, 11.3
         for uid_list in res["withdrew"].values():

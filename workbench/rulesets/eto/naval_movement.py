@@ -428,6 +428,8 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
     interception (:data:`OFFER_HOOKS`), and the voyage waits for it in ``markers["naval"]``."""
     side = voyage["side"]
     state.markers.setdefault("naval", {}).pop("voyage", None)
+    if voyage.get("next_hook") and _offer(state, voyage):
+        return voyage  # the space's other interceptors (naval, air) are asked in turn
     while voyage["left"]:
         live = [state.units_by_id[i] for i in voyage["units"] if state.units_by_id[i].location == voyage["at"]]
         if not live:
@@ -447,10 +449,21 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
             u.location = space
         voyage["at"] = space
         _stop_over(state, voyage, space)
-        if any(hook(state, voyage) for hook in OFFER_HOOKS):
-            state.markers["naval"]["voyage"] = voyage
+        if _offer(state, voyage):
             return voyage  # an interrupt waits for the other side (8.2)
     return finish_voyage(state, voyage)
+
+
+def _offer(state: State, voyage: dict[str, Any]) -> bool:
+    """Run the :data:`OFFER_HOOKS` for the space the voyage is in, from the one after the hook
+    that made it wait last (so naval and air interception are both offered there, 8.2, 14.0)."""
+    start = int(voyage.pop("next_hook", 0))
+    for i, hook in enumerate(OFFER_HOOKS[start:], start):
+        if hook(state, voyage):
+            voyage["next_hook"] = i + 1
+            state.markers.setdefault("naval", {})["voyage"] = voyage
+            return True
+    return False
 
 
 def finish_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,16 @@ from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_flights, air_units, combat, command, supply, values
+from workbench.rulesets.eto import (
+    air_flights,
+    air_units,
+    amphibious,
+    combat,
+    command,
+    sea_transport,
+    supply,
+    values,
+)
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.drops import dropped_this_turn, paras_lifted  # noqa: F401 - here and for callers
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -180,10 +189,20 @@ def vacant(state: State, side: str, target: str) -> bool:
         and not combat.enemy_fort(state, side, target)
 
 
+def alone(state: State) -> bool:
+    """ETO-19.1: "the paratroop unit can be activated by itself for a one-unit offensive"."""
+    off = command.offensive(state)
+    ids = off.get("units", [])
+    return off.get("mode") == "stack" and len(ids) == 1 and values.unit_class(state, state.unit(ids[0])) == "paratroop"
+
+
 def _reach_why_not(state: State, target: str) -> Refusal | None:
-    """ETO-19.1: in the radius of an activated HQ, else adjacent to the activated stack or general."""
+    """ETO-19.1: in the radius of an activated HQ, else adjacent to the activated stack or
+    general; a para activated alone drops anywhere in the ATP's range (docs/rulings-eto.md)."""
     hm = state.map
     off = command.offensive(state)
+    if alone(state):
+        return None
     if off.get("mode") == "hq":
         from workbench.rulesets.eto.hq import in_radius
 
@@ -208,6 +227,9 @@ def drop_drm_terms(state: State, side: str, target: str, para: str) -> list[tupl
     hm = state.map
     adjacent = False
     for o in state.units_by_id.values():
+        if o.side == side and amphibious.is_assaulting(o) and sea_transport.space_of(state, o) == target:
+            adjacent = True  # 19.2: a force in the hex preparing an amphibious assault qualifies
+            break
         if o.side != side or o.id == para or not values.on_map(o) or not values.is_land_unit(state, o):
             continue
         if hm.distance(o.location, target) == 1 or (o.location == target and dropped_this_turn(state, o)):
@@ -279,6 +301,13 @@ class ParadropOrder(OrderKind):
                                         target=order["target"])
             flight["atp"] = atp.id
             air_flights.fly_on(state, fl["id"])
+
+
+def opens_attack(state: State, side: str) -> bool:
+    """ETO-19.1: a para activated alone opens the Combat step's attack sequence by its drop."""
+    if not alone(state) or land_only(state) or combat.current_mode(state) != "combat":
+        return False
+    return bool(ParadropOrder().legal(state))
 
 
 def step_applies(state: State, key: str) -> bool:
@@ -383,3 +412,5 @@ def not_vacated(state: State, c: dict[str, Any]) -> None:
 
 if combat_terms not in combat.EXTRA_TERMS:
     combat.EXTRA_TERMS.append(combat_terms)
+if opens_attack not in combat.ATTACK_OPENERS:
+    combat.ATTACK_OPENERS.append(opens_attack)

@@ -45,11 +45,19 @@ def in_port(state: State, side: str, space: str) -> list[Unit]:
     return [u for u in naval_units.naval_units(state, side, space) if naval_units.in_port(u)]
 
 
+def destroyed(state: State, space: str) -> bool:
+    """ETO-21.5, 27.6: a hex with a Destroyed installation marker "cannot be used as an airbase,
+    port, or fortification until the installation is repaired"."""
+    return space in state.markers.get("destroyed", {})
+
+
 def friendly(state: State, side: str, space: str) -> bool:
-    """A port of the side (partner ports count, 7.7: "may base in partner ports")."""
+    """A port of the side (partner ports count, 7.7: "may base in partner ports"); a destroyed
+    port serves no one until repaired (21.5)."""
     if space in PORT_BOXES:
         return side == "allies"
-    return values.on_map_label(space) and control(state)[state.map.index(space)] == SIDE_CODE[side]
+    return values.on_map_label(space) and control(state)[state.map.index(space)] == SIDE_CODE[side] \
+        and not destroyed(state, space)
 
 
 def london_ok(state: State, side: str, space: str) -> bool:
@@ -67,6 +75,8 @@ def enter_why_not(state: State, side: str, units: list[Unit], space: str) -> Ref
     """ETO-7.7/7.8: may ``units`` enter the port at ``space`` now."""
     if size(state, space) is None:
         return Refusal(RULE, f"{space} has no port")
+    if destroyed(state, space):
+        return Refusal("ETO-21.5", f"the port at {space} is destroyed: it cannot be used as a port until repaired")
     if space in weather.icebound_ports(state):
         return Refusal("ETO-7.8", f"{space} is icebound: naval units cannot enter or leave it")
     if not london_ok(state, side, space):

@@ -27,6 +27,7 @@ from workbench.rulesets.eto import (
     air_missions,
     air_naval,
     air_offensive,
+    air_ship_interception,
     air_transport,
     air_units,
     airbases,
@@ -138,7 +139,7 @@ class ETORuleset(ETOFace, Ruleset):
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction_attack.ReactOrder(),
             paradrop.ParadropOrder(), repair.RepairAttemptOrder(), air_missions.FlyOrder(),
-            air_interception.InterceptOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
+            air_interception.InterceptOrder(), air_ship_interception.InterceptShipsOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
@@ -164,8 +165,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
-        for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
-            p[f"{key}:exit"] = naval_search.clear_step  # 8.5: once per step
+        p["naval-air/sides/first-naval-movement:exit"] = self._naval_movement_over
+        p["end/second-naval/sail:exit"] = air_flights.return_all  # 14.1: interceptors of ships go home
+        p["naval-air/sides/naval-attacks:exit"] = naval_search.clear_step  # 8.5: once per step
         p["end/supply"] = supply.supply_step
         p["end/replenishment"] = replenishment.begin
         p["end/replenishment:exit"] = replenishment.end
@@ -189,6 +191,7 @@ class ETORuleset(ETOFace, Ruleset):
         p.update(results.PROCEDURES)  # 27.1-27.6, 28.3: the combat-result steps
         # air (12.0-15.0): interception settles, destination combats, return to base
         p[air_interception.SETTLE] = air_interception.settle
+        p[air_ship_interception.SETTLE] = air_ship_interception.settle  # 14.1: the voyage goes on
         for key in ("naval-air/sides/air-naval", "naval-air/sides/air-movement"):
             p[f"{key}:exit"] = self._air_step_over
         p["defensive-support:exit"] = air_interception.resolve_destinations  # 4A-D: GS meets GS
@@ -204,6 +207,12 @@ class ETORuleset(ETOFace, Ruleset):
         """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
         convoy_routes.step(state, step)
         convoys.seasonal_check(state, step)
+
+    def _naval_movement_over(self, state: State, step: Step) -> None:
+        """End of Naval and Air Step 1: searches are once per step (8.5); the bombers that
+        intercepted ships return to base (14.1, 13.0)."""
+        naval_search.clear_step(state, step)
+        air_flights.return_all(state)
 
     def _air_step_over(self, state: State, step: Step) -> None:
         """End of Naval and Air Steps 2 and 4: the combats over the flights' destinations, then
