@@ -178,3 +178,41 @@ def test_eto_11_2_a_moving_submarine_is_intercepted_only_by_dd_de_with_a_cve(tmp
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "intercept_naval", "units": ["UK-BB", "UK-CVE", "UK-DD1"]})
     assert exc.value.rule == "ETO-11.2" and "BB cannot take part" in exc.value.why
+
+
+def test_eto_11_1_11_3_a_sub_sharing_an_area_is_a_stack_of_its_own(tmp_path):
+    """11.1/11.3: a German SS in the North Sea with a German DD is not stacked with it: "an SS unit
+    always intercepts by itself", so the Axis is offered the DD and the SS as two stacks and may
+    not send them together.  The sub's search has its +1 and no bonus from the DD (1d6 + 1 group
+    + 1 SS: a 5 finds on 7)."""
+    s = _state(tmp_path, unit("GE-SS", "GE", "ss", "North Sea"), unit("GE-DD1", "GE", "dd", "North Sea"))
+    _sail(s)
+    offers = sorted(o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval")
+    assert offers == [["GE-DD1"], ["GE-SS"]]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "intercept_naval", "units": ["GE-SS", "GE-DD1"]})
+    assert exc.value.rule == "ETO-11.3" and "by itself" in exc.value.why
+    s.dice = FixedDice(5, 6, 1, 1, 1, 1)
+    s.apply({"kind": "intercept_naval", "units": ["GE-SS"], "withdraw_all": True})
+    assert [e["data"]["found"] for e in events(s, "naval_search")] == [True]
+    assert events(s, "naval_search")[0]["data"]["group"] == ["GE-SS"]
+    search = [e for e in events(s, "roll") if e["rule"] == "ETO-8.4"][0]["purpose"]
+    assert search.endswith("(+1 1 searching group(s), +1 the searcher is a submarine)")
+
+
+def test_eto_11_1_8_3_an_enemy_sub_at_rest_in_an_area_is_searched_as_its_own_stack(tmp_path):
+    """11.1/8.3: in the British Naval Attacks step a German SS and DD at rest in the North Sea are
+    two stacks: one naval_search goes after the DD, another (naming the sub) after the SS."""
+    s = _state(tmp_path, unit("GE-SS", "GE", "ss", "North Sea"), unit("GE-DD1", "GE", "dd", "North Sea"))
+    s.apply({"kind": "end_step"})
+    step_to(s, "naval-air/sides/naval-attacks")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/naval-attacks")
+    legal = [o for o in s.legal_orders() if o["kind"] == "naval_search"]
+    assert {"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea"} in legal
+    assert {"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea", "sub": "GE-SS"} in legal
+    s.dice = FixedDice(1)   # a natural 1 never finds
+    s.apply({"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea", "sub": "GE-SS"})
+    search = events(s, "naval_search")[-1]["data"]
+    assert search["target"] == ["GE-SS"] and not search["found"]

@@ -373,3 +373,20 @@ def test_eto_8_1_interception_range_coastal_hex_and_sea_area(tmp_path):
     assert SOUTHAMPTON not in r and "Irish Sea" not in r                    # 4 coastal hexes; not adjacent
     a = sea_spaces.interception_range(s, "English Channel")
     assert {"English Channel", SOUTHAMPTON, LE_HAVRE, DOVER} <= a and "North Sea" not in a and "03147" not in a
+
+
+def test_eto_11_1_a_submarine_shares_an_area_but_no_hex_and_joins_no_fleet(tmp_path):
+    """11.1: submarines "cannot stack with other friendly naval units (including other submarines)
+    outside of ports, though they can occupy the same area as other friendly units.  They cannot
+    be part of a fleet."  The SS may sail into the North Sea where a British DD stands, not into
+    the coastal hex 03147 where another DD is; alone in a hex it still joins no fleet box."""
+    s = _state(tmp_path, unit("UK-SS", "UK", "ss", DOVER), unit("UK-DD", "UK", "dd", "North Sea"),
+               unit("UK-DD2", "UK", "dd", "03147"), unit("UK-SS2", "UK", "ss", "03248"))
+    ss = [s.units_by_id["UK-SS"]]
+    assert naval_movement.sail_why_not(s, "allies", ss, ["North Sea"], False) is None
+    assert naval_movement.sail_why_not(s, "allies", ss, ["03147"], False).rule == "ETO-11.1"
+    s.apply({"kind": "sail", "units": ["UK-SS"], "path": ["North Sea"]})
+    assert s.units_by_id["UK-SS"].location == s.units_by_id["UK-DD"].location == "North Sea"
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-SS2"]})
+    assert exc.value.rule == "ETO-11.1" and "fleet" in exc.value.why

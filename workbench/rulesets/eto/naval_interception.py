@@ -63,12 +63,21 @@ def interceptor_why_not(state: State, u: Unit, space: str, side: str) -> Refusal
     return None
 
 
+def _stack_key(state: State, u: Unit) -> str:
+    """ETO-11.1/11.3: a submarine outside port is a stack of its own, even in an area it shares
+    with other friendly ships; everything else in a space is one stack."""
+    if naval_units.is_submarine(state, u) and not naval_units.in_port(u):
+        return f"{u.location} / {u.id}"
+    return u.location
+
+
 def stacks_able(state: State, side: str, space: str) -> dict[str, list[Unit]]:
-    """Each space holding the side's ships that may try to intercept in ``space``."""
+    """Each stack of the side's ships that may try to intercept in ``space`` (11.3: a submarine
+    always intercepts by itself)."""
     out: dict[str, list[Unit]] = {}
     for u in naval_units.naval_units(state, side):
         if interceptor_why_not(state, u, space, side) is None:
-            out.setdefault(u.location, []).append(u)
+            out.setdefault(_stack_key(state, u), []).append(u)
     return {k: v for k, v in out.items() if any(naval_units.gunnery(state, u) is not None for u in v)}
 
 
@@ -240,7 +249,8 @@ class InterceptNavalOrder(OrderKind):
 
 class NavalSearchOrder(OrderKind):
     """``{"kind": "naval_search", "units": [ids], "target": space}``: the friendly Naval Attacks
-    step's attack on enemy ships at rest (ETO-8.3)."""
+    step's attack on enemy ships at rest (ETO-8.3); ``"sub": id`` goes after an enemy submarine at
+    sea in that space, a stack of its own (11.1, 11.2)."""
 
     kind = "naval_search"
     rule = "ETO-8.3"
@@ -254,6 +264,15 @@ class NavalSearchOrder(OrderKind):
             return enemy  # 8.6: ships able to enter the enemy port intercept those in it automatically
         return [u for u in enemy if not naval_units.in_port(u)]
 
+    def _stacks(self, state: State, side: str, space: str) -> dict[str | None, list[Unit]]:
+        """The enemy stacks in ``space``: a submarine outside port is its own (11.1: it shares an
+        area with other ships but never stacks with them), keyed by its id; the rest under None."""
+        out: dict[str | None, list[Unit]] = {}
+        for u in self._targets(state, side, space):
+            key = u.id if naval_units.is_submarine(state, u) and not naval_units.in_port(u) else None
+            out.setdefault(key, []).append(u)
+        return out
+
     def legal(self, state: State) -> list[dict[str, Any]]:
         d = state.decision
         if d is None:
@@ -263,12 +282,13 @@ class NavalSearchOrder(OrderKind):
         for space in sorted(spaces):
             if not sea_spaces.is_space(state, space):
                 continue
-            targets = self._targets(state, d.side, space)
-            if not targets or naval_search.target_why_not(state, targets, space):
-                continue
-            for _, us in sorted(stacks_able(state, d.side, space).items()):
-                if naval_search.may_search_why_not(state, us, targets) is None:
-                    out.append({"kind": self.kind, "units": [u.id for u in us], "target": space})
+            for sub, targets in sorted(self._stacks(state, d.side, space).items(), key=lambda kv: kv[0] or ""):
+                if naval_search.target_why_not(state, targets, space):
+                    continue
+                for _, us in sorted(stacks_able(state, d.side, space).items()):
+                    if naval_search.may_search_why_not(state, us, targets) is None:
+                        o = {"kind": self.kind, "units": [u.id for u in us], "target": space}
+                        out.append({**o, "sub": sub} if sub else o)
         return out
 
     def check(self, state: State, order: dict[str, Any]) -> None:
@@ -286,9 +306,14 @@ class NavalSearchOrder(OrderKind):
             raise IllegalOrder("ETO-8.4", "the searching units must form one stack (one space)")
         for u in units:
             refuse(interceptor_why_not(state, u, space, d.side if d else ""))
-        targets = self._targets(state, d.side, space)
+        stacks = self._stacks(state, d.side, space) if d else {}
+        sub = order.get("sub")
+        targets = stacks.get(sub if isinstance(sub, str) else None, [])
         if not targets:
-            raise IllegalOrder(self.rule, f"there are no enemy ships to search for in {space}")
+            if sub is not None:
+                raise IllegalOrder("ETO-11.1", f"there is no enemy submarine {sub!r} at sea in {space}")
+            raise IllegalOrder(self.rule, f"there are no enemy ships to search for in {space}"
+                               + (" but submarines, each a stack of its own: name one with sub" if stacks else ""))
         refuse(naval_search.target_why_not(state, targets, space))
         refuse(naval_search.may_search_why_not(state, units, targets))
         refuse(naval_combat.plan_why_not(order, ids))
