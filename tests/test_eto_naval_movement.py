@@ -13,6 +13,7 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     sea_spaces,
     sea_transport,
+    values,
 )
 from workbench.rulesets.eto.control import SIDE_CODE, control
 
@@ -390,3 +391,34 @@ def test_eto_11_1_a_submarine_shares_an_area_but_no_hex_and_joins_no_fleet(tmp_p
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-SS2"]})
     assert exc.value.rule == "ETO-11.1" and "fleet" in exc.value.why
+
+
+def test_eto_7_8_the_iraq_box_is_evacuated_when_the_last_edge_hex_is_lost(tmp_path):
+    """7.8: the Iraq box is usable "as long as [the UK] controls at least one hex of Iraq adjacent
+    to the map edge.  If this condition cannot be met, the UK player must evacuate the box".  While
+    an edge hex is held the end of the Naval and Air phase leaves the box alone; once the last is
+    lost, the DD and the STP (with the corps aboard) put out into the Persian Gulf, the box's sea
+    exit; the corps left ashore in the box, with no ship, is eliminated; the box stays closed."""
+    box = "Iraq transit box"
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", box, props={"in_port": True}),
+               unit("UK-stp", "UK", "stp", box, props={"points": 2, "in_port": True}),
+               unit("UK-inf1", "UK", "infantry", box), unit("UK-inf2", "UK", "infantry", box), step=None)
+    u = s.units_by_id
+    u["UK-inf1"].location = sea_transport.ABOARD + "UK-stp"
+    u["UK-inf1"].props.update(aboard="UK-stp", sea_mission="transport")
+    edge = sorted(h for h in s.map.boxes[box].links if h[0].isdigit())
+    ctrl = control(s)
+    for h in edge:
+        ctrl[s.map.index(h)] = SIDE_CODE["allies"]
+    end_of_phase = s.game.ruleset.procedures["naval-air:exit"]
+    end_of_phase(s, None)
+    assert u["UK-DD"].location == box and u["UK-inf2"].location == box
+    for h in edge:
+        ctrl[s.map.index(h)] = SIDE_CODE["axis"]
+    end_of_phase(s, None)
+    assert u["UK-DD"].location == u["UK-stp"].location == "Persian Gulf"
+    assert not naval_units.in_port(u["UK-DD"])
+    assert u["UK-inf1"].location == sea_transport.ABOARD + "UK-stp"
+    assert u["UK-inf2"].location == values.FORCE_POOL
+    why = naval_movement.sail_why_not(s, "allies", [u["UK-DD"]], [box], True)
+    assert why is not None and why.rule == "ETO-7.8"

@@ -50,7 +50,7 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     paradrop,
     politics,
-    ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     rail,
     reaction,
     reaction_attack,
@@ -147,7 +147,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
         p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
-        p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
+        p["naval-air:exit"] = self._end_naval_air  # 10.7, 7.8
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
@@ -420,6 +420,12 @@ class ETORuleset(ETOFace, Ruleset):
             apply_front(state, side)
             supply.refresh_markers(state)
             state.emit("offensive_end", side=side, rule="ETO-20.0", text=f"{side} offensive ends")
+
+    def _end_naval_air(self, state: State, step: Step) -> None:
+        """The end of the Naval and Air phase: evacuations by sea end (ETO-10.7) and a port box
+        that may no longer be used is evacuated (ETO-7.8)."""
+        sea_transport.end_evacuations(state, step)
+        ports.evacuate_closed_boxes(state, step)
 
     def _end_movement(self, state: State, step: Step) -> None:
         side = state.phasing
