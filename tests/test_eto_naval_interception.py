@@ -216,3 +216,61 @@ def test_eto_11_1_8_3_an_enemy_sub_at_rest_in_an_area_is_searched_as_its_own_sta
     s.apply({"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea", "sub": "GE-SS"})
     search = events(s, "naval_search")[-1]["data"]
     assert search["target"] == ["GE-SS"] and not search["found"]
+
+
+@pytest.mark.parametrize("mission", ["assault", "transport"])
+def test_eto_8_6_an_amphibious_assault_is_intercepted_automatically_in_its_hex(tmp_path, mission):
+    """8.6: "Enemy naval units performing an amphibious assault can be automatically intercepted in
+    the coastal hex where the assault will take place": the STPs carrying an assault force from
+    Dover to Calais are found there by the German DDs of the English Channel with no search roll
+    (and cannot evade them, 8.7); the same STPs carrying a transport need the 8.4 roll (a 6)."""
+    from workbench.rulesets.eto import sea_transport
+
+    dover, calais = "03148", "03248"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("UK-stp1", "UK", "stp", dover, props={"points": 4, "in_port": True}),
+                             unit("UK-inf", "UK", "infantry", dover),
+                             unit("GE-DD1", "GE", "dd", "English Channel"), unit("GE-DD2", "GE", "dd", "English Channel")],
+                  west=True, options={"naval": True})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    sea_transport.embark(s, [s.units_by_id["UK-stp1"]], [s.units_by_id["UK-inf"]], mission)
+    s.apply({"kind": "sail", "units": ["UK-stp1"], "path": [calais]})
+    assert s.decision.kind == "naval_intercept" and s.units_by_id["UK-stp1"].location == calais
+    s.dice = FixedDice(*([6] if mission == "transport" else []), *([1, 2] * 8))
+    s.apply({"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"]})
+    searches = [e for e in events(s, "roll") if e["rule"] == "ETO-8.4"]
+    assert len(searches) == (1 if mission == "transport" else 0)
+    assert events(s, "naval_battle") and not events(s, "evaded")
+    assert s.units_by_id["GE-DD1"].location == calais
+
+
+@pytest.mark.parametrize("space", ["North Atlantic", "North Sea"])
+def test_eto_8_7_evaded_carrier_air_still_attacks_in_an_ungridded_area(tmp_path, space):
+    """8.7: "If the interception is taking place in a sea space without a hex grid and the evaded
+    group contains any naval air units, those air units can still attack the evading stack."  The
+    German DDs (speed 14) evade HMS Norfolk and Illustrious (slower, more gunnery) found on a 6;
+    in the North Atlantic (no grid) the carrier's naval air (strength 2) still makes its two
+    attacks on them (16.2), in the gridded North Sea nothing follows the evasion; either way the DDs sail on."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("GE-DD1", "GE", "dd", "02630"), unit("GE-DD2", "GE", "dd", "02630"),
+                             unit("UK-CA", "UK", "ca", space, name="Norfolk"),
+                             unit("UK-CV", "UK", "cv", space, name="Illustrious"),
+                             unit("UK-air", "UK", "naval_air", space, props={"carrier": "UK-CV"})],
+                  west=True, options={"naval": True, "air": True})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    s.apply({"kind": "sail", "units": ["GE-DD1", "GE-DD2"], "path": [space]})
+    assert s.decision.kind == "naval_intercept" and s.decision.side == "allies"
+    s.dice = FixedDice(6, *([1, 2] * 10))
+    s.apply({"kind": "intercept_naval", "units": ["UK-CA", "UK-CV"]})
+    assert events(s, "evaded") and not events(s, "naval_battle")
+    bombs = [e for e in events(s, "roll") if e["rule"] == "ETO-16.2"]
+    assert len(bombs) == (2 if space == "North Atlantic" else 0)   # strength 2: two attacks (16.2)
+    assert all("UK-air" in e["purpose"] for e in bombs)
+    _pass_all(s)
+    assert s.units_by_id["GE-DD1"].location == space

@@ -102,8 +102,22 @@ def offer(state: State, voyage: dict[str, Any]) -> bool:
         return False
     state.push_interrupt(INTERRUPT, enemy, RULE,
                          f"intercept {', '.join(voyage['units'])} in {space}? ({len(able)} stack(s) in range)",
-                         ["intercept_naval", "pass"], space=space, on_pass=SETTLE, entering_port=entering_port)
+                         ["intercept_naval", "pass"], space=space, on_pass=SETTLE, entering_port=entering_port,
+                         assault=assault_hex(state, voyage, space))
     return True
+
+
+def assault_hex(state: State, voyage: dict[str, Any], space: str) -> bool:
+    """ETO-8.6: "Enemy naval units performing an amphibious assault can be automatically
+    intercepted in the coastal hex where the assault will take place": ``space`` is the coastal
+    hex where the voyage ends (not in a port) and its ships carry an assault force (10.6)."""
+    from workbench.rulesets.eto import amphibious
+
+    if voyage["port"] or voyage["left"] or not voyage["path"] or voyage["path"][-1] != space \
+            or not values.on_map_label(space):
+        return False
+    ships = set(voyage["units"])
+    return any(amphibious.is_assaulting(u) and u.props.get("aboard") in ships for u in state.units_by_id.values())
 
 
 def settle(state: State, frame: dict[str, Any]) -> None:
@@ -156,6 +170,7 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
             evaded = True
             state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
                        text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
+            out["air"] = out.get("air", []) + evaded_air_strikes(state, side, grp, live_t, space)
             continue
         res = submarines.battle(state, space, side, grp, live_t, plans=plans, strict=strict)  # 9.0, 11.2, 11.3
         for uid_list in res["withdrew"].values():
@@ -163,6 +178,17 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
                 state.units_by_id[uid].props["withdrew_step"] = _step(state)
         out["battles"].append(res)
     return out
+
+
+def evaded_air_strikes(state: State, side: str, group: list[Unit], target: list[Unit], space: str) -> list[dict[str, Any]]:
+    """ETO-8.7: "If the interception is taking place in a sea space without a hex grid and the
+    evaded group contains any naval air units, those air units can still attack the evading
+    stack" (the air on the group's undamaged carriers, as in 9.0; the evasion stands whatever
+    damage they do)."""
+    area = state.map.sea_areas.get(space)
+    if area is None or area.gridded:
+        return []
+    return naval_combat.carrier_strikes(state, {side: group, target[0].side: target}, only=side)
 
 
 def _sub_hunters(state: State, stack: list[Unit], target: list[Unit]) -> list[Unit]:
@@ -239,6 +265,7 @@ class InterceptNavalOrder(OrderKind):
         target = _target(state, space)
         auto = ports.size(state, units[0].location) is not None and units[0].location == space \
             and any(naval_units.in_port(u) for u in units)  # 8.6: from the port of the hex entered
+        auto = auto or bool(f["data"].get("assault"))  # 8.6: in the hex where the assault will take place
         state.emit("intercept_naval", side=f["side"], rule=RULE, at=space,
                    text=f"{', '.join(u.id for u in units)} move to intercept {', '.join(u.id for u in target)} in {space}")
         voyage = naval_movement.voyage_record(state) or {}
