@@ -211,3 +211,38 @@ def test_eto_10_7_the_naval_and_air_phase_ends_an_evacuation_left_at_sea(tmp_pat
     assert s.units_by_id["UK-inf9"].location == "Force pool"  # eliminated: back to the force pool
     assert [e["rule"] for e in s.log if "UK-inf9" in (e.get("text") or "") and "eliminated" in e["text"]] \
         == ["ETO-10.7"]
+
+
+def test_eto_10_3_cargo_of_an_unpaid_stack_is_out_of_supply_and_wastes_away(tmp_path):
+    """10.3: "If a stack containing an STP is marked out of supply (33.8), all embarked units in that
+    stack are also out of supply.  Embarked units suffer the normal attrition effect for multiple
+    turns spent out of supply (33.5)."  The UK cannot pay the 1 EP for its STP at sea in the
+    English Channel (7.6): the STP and the infantry aboard are marked; at that turn's Supply step
+    nothing more happens; a turn later, still marked, the infantry loses a step, then (depleted)
+    is lost.  33.8: in a friendly port the marker comes off at the end of the phase (cargo too),
+    and a marked ship cannot intercept."""
+    from workbench.rulesets.eto import naval_interception
+
+    s = _state(tmp_path)
+    stp, inf1, inf2 = _u(s, "UK-stp4", "UK-inf1", "UK-inf2")
+    sea_transport.embark(s, [stp], [inf1, inf2], "transport")
+    stp.location = "English Channel"
+    stp.props.pop("in_port", None)
+    s.tracks["UK.eps"] = 0
+    procs = s.game.ruleset.procedures
+    procs["end/second-naval:exit"](s, None)       # 33.8 clearing (nothing in port), then the 7.6 bill
+    assert stp.props.get("oos") and inf1.props.get("oos") and inf2.props.get("oos")
+    assert naval_interception.interceptor_why_not(s, stp, "English Channel", "allies").rule == "ETO-33.8"
+    procs["end/supply"](s, None)
+    assert not inf1.reduced and sea_transport.is_aboard(inf1)
+    for u in (inf1, inf2):
+        u.props["oos_since"] = "an earlier turn"  # the next turn's Supply step, the stack still marked
+    procs["end/supply"](s, None)
+    assert inf1.reduced and inf2.reduced
+    procs["end/supply"](s, None)
+    assert inf1.location == values.FORCE_POOL and inf2.location == values.FORCE_POOL
+    arm = s.units_by_id["UK-arm"]
+    arm.location, arm.props["aboard"], arm.props["oos"] = sea_transport.ABOARD + stp.id, stp.id, True
+    stp.location, stp.props["in_port"] = SOUTHAMPTON, True
+    procs["naval-air:exit"](s, None)
+    assert not stp.props.get("oos") and not arm.props.get("oos")

@@ -44,7 +44,7 @@ def _step(state: State) -> str:
 
 
 def interceptor_why_not(state: State, u: Unit, space: str, side: str) -> Refusal | None:
-    """Why ``u`` cannot try to intercept in ``space`` now (8.1, 8.5, 8.8, 8.9, 9.6)."""
+    """Why ``u`` cannot try to intercept in ``space`` now (8.1, 8.5, 8.8, 8.9, 9.6, 33.8)."""
     if u.side != side or not naval_units.is_naval(state, u):
         return Refusal("ETO-8.0", f"{u.id} is not a naval unit of the intercepting side")
     if naval_units.is_uboat(state, u):
@@ -53,6 +53,8 @@ def interceptor_why_not(state: State, u: Unit, space: str, side: str) -> Refusal
         return Refusal("ETO-8.8", "units in a convoy escort box cannot intercept Axis units")
     if u.location in naval_movement.weather_icebound(state) and naval_units.in_port(u):
         return Refusal("ETO-8.5", f"{u.location} is icebound")
+    if u.props.get("oos"):
+        return Refusal("ETO-33.8", f"{u.id} is marked out of supply: it cannot intercept enemy naval units")
     if u.props.get("withdrew_step") == _step(state):
         return Refusal("ETO-9.6", f"{u.id} withdrew from a naval battle this step")
     rec = state.markers.get("naval", {}).get("searches", {})

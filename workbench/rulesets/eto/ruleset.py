@@ -146,13 +146,13 @@ class ETORuleset(ETOFace, Ruleset):
         p["resolve:exit"] = self._end_attack_sequence
         p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
-        p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
+        p["end/second-naval:exit"] = self._end_naval_movement  # 33.8, 7.6: ships at sea cost EPs
         p["naval-air:exit"] = self._end_naval_air  # 10.7, 7.8
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
             p[f"{key}:exit"] = naval_search.clear_step  # 8.5: once per step
-        p["end/supply"] = supply.supply_step
+        p["end/supply"] = self._supply_step
         p["end/replenishment"] = replenishment.begin
         p["end/replenishment:exit"] = replenishment.end
         p["end/command-status"] = self._command_status
@@ -422,10 +422,24 @@ class ETORuleset(ETOFace, Ruleset):
             state.emit("offensive_end", side=side, rule="ETO-20.0", text=f"{side} offensive ends")
 
     def _end_naval_air(self, state: State, step: Step) -> None:
-        """The end of the Naval and Air phase: evacuations by sea end (ETO-10.7) and a port box
-        that may no longer be used is evacuated (ETO-7.8)."""
+        """The end of the Naval and Air phase: evacuations by sea end (ETO-10.7), a port box that
+        may no longer be used is evacuated (ETO-7.8), ships in a friendly port lose their out of
+        supply markers (ETO-33.8)."""
         sea_transport.end_evacuations(state, step)
         ports.evacuate_closed_boxes(state, step)
+        naval_upkeep.clear_in_port(state, step)
+
+    def _end_naval_movement(self, state: State, step: Step) -> None:
+        """The end of the End phase's naval movement: ships in a friendly port lose their out of
+        supply markers (ETO-33.8), then ships at sea are paid for or marked (ETO-7.6, 10.3)."""
+        naval_upkeep.clear_in_port(state, step)
+        naval_upkeep.pay(state, step)
+
+    def _supply_step(self, state: State, step: Step) -> None:
+        """End phase Step 2: land supply (ETO-33.3-33.5) and the attrition of units embarked in a
+        stack out of supply (ETO-10.3)."""
+        supply.supply_step(state, step)
+        naval_upkeep.embarked_attrition(state, step)
 
     def _end_movement(self, state: State, step: Step) -> None:
         side = state.phasing

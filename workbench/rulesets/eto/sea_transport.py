@@ -342,12 +342,12 @@ def check_lift(state: State, side: str, space: str, rule: str = "ETO-10.9") -> l
             break
         if values.unit_class(state, u) in ("hq", "general") and fleet_left:
             continue
-        _lose_cargo(state, u, rule, f" aboard at {space}: too few STPs left")
+        lose_cargo(state, u, rule, f" aboard at {space}: too few STPs left")
         gone.append(u.id)
     return gone
 
 
-def _lose_cargo(state: State, u: Unit, rule: str, why: str) -> None:
+def lose_cargo(state: State, u: Unit, rule: str, why: str) -> None:
     """A unit lost at sea goes to the force pool (it was not in its home country, 27.7)."""
     for k in ("aboard", "sea_mission", "sea_mp", "embark_no", "embarked_from"):
         u.props.pop(k, None)
@@ -367,7 +367,7 @@ def on_sink(state: State, ship: Unit, space: str) -> None:
     fleet = naval_units.naval_units(state, ship.side, space)
     if not fleet:
         for u in sorted(cargo, key=lambda x: x.id):
-            _lose_cargo(state, u, "ETO-10.9", f": every ship carrying it at {space} was sunk")
+            lose_cargo(state, u, "ETO-10.9", f": every ship carrying it at {space} was sunk")
         return
     heir = sorted(fleet, key=lambda c: (not naval_units.is_stp(state, c), c.id))[0]
     for u in cargo:
@@ -392,7 +392,7 @@ def end_evacuations(state: State, *_: Any) -> list[str]:
         if is_port(state, at) and _friendly(state, u.side, at) and int(u.props.get("sea_mp", 0)) <= limit:
             u.props["sea_mission"] = "transport"
             continue
-        _lose_cargo(state, u, "ETO-10.7", " : the evacuation did not end in a friendly port within 12 naval MP")
+        lose_cargo(state, u, "ETO-10.7", " : the evacuation did not end in a friendly port within 12 naval MP")
         gone.append(u.id)
     return gone
 
