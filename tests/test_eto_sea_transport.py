@@ -246,3 +246,37 @@ def test_eto_10_3_cargo_of_an_unpaid_stack_is_out_of_supply_and_wastes_away(tmp_
     stp.location, stp.props["in_port"] = SOUTHAMPTON, True
     procs["naval-air:exit"](s, None)
     assert not stp.props.get("oos") and not arm.props.get("oos")
+
+
+def test_eto_10_5_an_air_unit_debarks_at_the_end_of_an_offensive_marked_pc(tmp_path):
+    """10.5: "An air unit can be debarked during an offensive if it is within range of the active HQ
+    and it is at a port with sufficient basing capacity to hold the air unit.  The air unit debarks
+    at the conclusion of the offensive and is marked PC."  A fighter (range 3) aboard an STP at
+    Dover, the active HQ at Dover: its debark is declared in the offensive, it stays aboard until
+    the offensive's unit-status step, then stands at Dover marked PC.  A fighter aboard at
+    Liverpool, out of the HQ's range, is refused."""
+    from workbench.rulesets.eto import hq
+
+    liverpool = "02542"
+    s = _state(tmp_path, unit("UK-hq", "UK", "hq", DOVER), unit("UK-f", "UK", "fighter", DOVER),
+               unit("UK-f2", "UK", "fighter", liverpool),
+               unit("UK-stpD", "UK", "stp", DOVER, props={"points": 2, "in_port": True}),
+               unit("UK-stpL", "UK", "stp", liverpool, props={"points": 2, "in_port": True}))
+    f, f2 = _u(s, "UK-f", "UK-f2")
+    sea_transport.embark(s, _u(s, "UK-stpD"), [f], "transport")
+    sea_transport.embark(s, _u(s, "UK-stpL"), [f2], "transport")
+    step_to(s, "offensive")
+    if s.decision.side != "allies":
+        s.apply({"kind": "pass"})
+    s.apply({"kind": "begin"})
+    s.apply({"kind": "activate_hq", "hqs": ["UK-hq"]})
+    step_to(s, "offensive/movement")
+    assert not hq.in_radius(s, s.units_by_id["UK-hq"], liverpool)
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "debark", "units": ["UK-f2"]})
+    assert exc.value.rule == "ETO-10.5" and "active HQ" in exc.value.why
+    s.apply({"kind": "debark", "units": ["UK-f"]})
+    assert sea_transport.is_aboard(f) and f.props.get("debark_at_end")
+    s.game.ruleset.procedures["offensive/unit-status"](s, None)
+    assert f.location == DOVER and f.props.get("commit") == "PC" and not sea_transport.is_aboard(f)
+    assert sea_transport.is_aboard(f2)

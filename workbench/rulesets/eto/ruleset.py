@@ -412,6 +412,7 @@ class ETORuleset(ETOFace, Ruleset):
         off = state.markers.pop("offensive", None) or {}
         side = off.get("side") or state.phasing
         commitment.end_offensive(state, side)
+        sea_transport.end_offensive_debarks(state)  # 10.5: air units debarked in the offensive land, PC
         for u in state.units_by_id.values():
             for k in OFFENSIVE_PROPS:
                 u.props.pop(k, None)

@@ -258,7 +258,8 @@ def note_voyage(state: State, carrier: Unit, mp: int) -> None:
 
 def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     """ETO-10.5: into the carrier's hex, a friendly one; in the End phase a port only; air units
-    into a friendly port with basing room, never during an offensive here."""
+    into a friendly port with basing room, during an offensive only within range of the active
+    HQ (they land at its conclusion)."""
     if not is_aboard(u):
         return Refusal("ETO-10.5", f"{u.id} is not aboard a ship")
     at = space_of(state, u)
@@ -271,12 +272,16 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     if phase == "end" and not port:
         return Refusal("ETO-10.5", "units debarking in the End phase must debark in a port hex")
     if air_units.is_air(state, u):
-        if phase == "offensive":
-            return Refusal("ETO-10.5", "air units debark in the Movement or End phase (or at the end of an offensive)")
         from workbench.rulesets.eto import airbases
 
         if not port:
             return Refusal("ETO-10.5", "air units debark only into a friendly port hex")
+        if phase == "offensive":
+            if u.props.get("debark_at_end"):
+                return Refusal("ETO-10.5", f"{u.id} already debarks at the conclusion of this offensive")
+            if not _active_hq_reaches(state, u.side, at):
+                return Refusal("ETO-10.5", f"an air unit debarks during an offensive only within range of the active "
+                                           f"HQ; {at} is not")
         return airbases.may_base_why_not(state, u, at)
     if phase == "offensive" and not u.props.get("in_offensive") and values.is_land_unit(state, u):
         return Refusal("ETO-10.5", f"{u.id} is not activated for this offensive")
@@ -294,10 +299,26 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     return None
 
 
+def _active_hq_reaches(state: State, side: str, at: str) -> bool:
+    """ETO-10.5: ``at`` is within range of an HQ active in ``side``'s current offensive."""
+    from workbench.rulesets.eto import hq
+
+    off = state.markers.get("offensive") or {}
+    if off.get("side", state.phasing) != side:
+        return False
+    return any(hq.in_radius(state, state.unit(h), at) for h in off.get("hqs", []) if h in state.units_by_id)
+
+
 def debark(state: State, u: Unit, phase: str) -> None:
     """ETO-10.5: the unit lands in the carrier's hex.  In a friendly port free of enemy ZOC it may
-    move one more hex this phase; elsewhere, in the End phase, or if it attacks, it stays."""
+    move one more hex this phase; elsewhere, in the End phase, or if it attacks, it stays.  An air
+    unit debarked during an offensive lands at its conclusion (:func:`end_offensive_debarks`)."""
     at = space_of(state, u)
+    if phase == "offensive" and air_units.is_air(state, u):
+        u.props["debark_at_end"] = True
+        state.emit("debark_declared", side=u.side, rule="ETO-10.5", unit=u.id, at=at,
+                   text=f"{u.id} will debark at {at} at the conclusion of the offensive")
+        return
     i = state.map.index(at)
     can_move = phase != "end" and is_port(state, at) and not zoc(state, values.other(u.side))[i]
     u.location = at
@@ -308,6 +329,25 @@ def debark(state: State, u: Unit, phase: str) -> None:
     state.emit("debarked", side=u.side, rule="ETO-10.5",
                text=f"{u.id} debarks at {at}" + ("" if can_move else " and may not leave it this phase"),
                unit=u.id, at=at)
+
+
+def end_offensive_debarks(state: State) -> list[str]:
+    """ETO-10.5: "The air unit debarks at the conclusion of the offensive and is marked PC" (if
+    its port is still friendly with room; else it stays aboard)."""
+    from workbench.rulesets.eto import commitment
+
+    landed = []
+    for u in sorted(state.units_by_id.values(), key=lambda x: x.id):
+        if not u.props.pop("debark_at_end", None) or not is_aboard(u):
+            continue
+        if debark_why_not(state, u, "movement") is not None:
+            state.emit("debark_cancelled", side=u.side, rule="ETO-10.5", unit=u.id,
+                       text=f"{u.id} cannot debark at {space_of(state, u)} after all: it stays aboard")
+            continue
+        debark(state, u, "end")
+        u.props["commit"] = commitment.PC
+        landed.append(u.id)
+    return landed
 
 
 def debark_limit(state: State, u: Unit) -> int | None:
