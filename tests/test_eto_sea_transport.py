@@ -280,3 +280,14 @@ def test_eto_10_5_an_air_unit_debarks_at_the_end_of_an_offensive_marked_pc(tmp_p
     s.game.ruleset.procedures["offensive/unit-status"](s, None)
     assert f.location == DOVER and f.props.get("commit") == "PC" and not sea_transport.is_aboard(f)
     assert sea_transport.is_aboard(f2)
+
+
+def test_eto_10_0_an_stp_carries_a_partners_units(tmp_path):
+    """10.0: "A player can use STPs to carry units belonging to a partner": the British 4-STP marker
+    at Southampton lifts a French corps (1 STP, 10.2); a German one it never lifts."""
+    s = _state(tmp_path, unit("FR-inf", "FR", "infantry", SOUTHAMPTON))
+    stp, fr = _u(s, "UK-stp4", "FR-inf")
+    assert sea_transport.embark_why_not(s, "allies", [stp], [fr], "transport") is None
+    sea_transport.embark(s, [stp], [fr], "transport")
+    assert fr.location == sea_transport.ABOARD + stp.id
+    assert sea_transport.embark_why_not(s, "allies", [stp], _u(s, "GE-inf"), "transport") is not None
