@@ -149,6 +149,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["end/second-naval:exit"] = self._end_naval_movement  # 33.8, 7.6: ships at sea cost EPs
         p["naval-air:exit"] = self._end_naval_air  # 10.7, 7.8
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
+        p[naval_interception.COUNTER_SETTLE] = naval_interception.counter_settle  # 8.2: counter-interception
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         for key in ("naval-air/sides/first-naval-movement", "naval-air/sides/naval-attacks"):
             p[f"{key}:exit"] = naval_search.clear_step  # 8.5: once per step
