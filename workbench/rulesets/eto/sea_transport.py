@@ -17,6 +17,7 @@ The numbers are ``tables/sea_transport.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
@@ -299,14 +300,13 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     return None
 
 
+# hq.py registers: is a hex within range of an HQ active in the side's offensive (22.1)?
+HQ_REACH: list[Callable[[State, str, str], bool]] = []
+
+
 def _active_hq_reaches(state: State, side: str, at: str) -> bool:
     """ETO-10.5: ``at`` is within range of an HQ active in ``side``'s current offensive."""
-    from workbench.rulesets.eto import hq
-
-    off = state.markers.get("offensive") or {}
-    if off.get("side", state.phasing) != side:
-        return False
-    return any(hq.in_radius(state, state.unit(h), at) for h in off.get("hqs", []) if h in state.units_by_id)
+    return any(f(state, side, at) for f in HQ_REACH)
 
 
 def debark(state: State, u: Unit, phase: str) -> None:
