@@ -291,3 +291,27 @@ def test_eto_10_0_an_stp_carries_a_partners_units(tmp_path):
     sea_transport.embark(s, [stp], [fr], "transport")
     assert fr.location == sea_transport.ABOARD + stp.id
     assert sea_transport.embark_why_not(s, "allies", [stp], _u(s, "GE-inf"), "transport") is not None
+
+
+def test_eto_10_4_units_embark_in_the_port_they_held_as_the_phase_began(tmp_path):
+    """10.4: "All units embarked by a single STP marker must occupy the same friendly port at the
+    start of the Naval and Air phase.  When embarking for transport or supply, the STP marker can
+    move to the port containing the units ... and pick them up."  The 4-STP marker sails from
+    Dover to Southampton (the English Channel, 5, and the hex, 1: 6 MP) and picks up a fighter
+    there; a second fighter that changed base from Dover to Southampton during the phase may not
+    board the 3-STP marker waiting there."""
+    s = _state(tmp_path, unit("UK-f1", "UK", "fighter", SOUTHAMPTON), unit("UK-f2", "UK", "fighter", DOVER),
+               unit("UK-stpD", "UK", "stp", DOVER, props={"points": 4, "in_port": True}))
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    f1, f2, stp = _u(s, "UK-f1", "UK-f2", "UK-stpD")
+    s.apply({"kind": "sail", "units": ["UK-stpD"], "path": ["English Channel", SOUTHAMPTON], "port": True})
+    assert stp.location == SOUTHAMPTON and naval_units.in_port(stp)
+    f2.location = SOUTHAMPTON   # rebased during the phase
+    s.apply({"kind": "embark", "carriers": ["UK-stpD"], "units": ["UK-f1"], "mission": "transport"})
+    assert f1.location == sea_transport.ABOARD + "UK-stpD"
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "embark", "carriers": ["UK-stp3"], "units": ["UK-f2"], "mission": "transport"})
+    assert exc.value.rule == "ETO-10.4" and "start of the Naval and Air phase" in exc.value.why

@@ -147,6 +147,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
         p["end/second-naval:exit"] = self._end_naval_movement  # 33.8, 7.6: ships at sea cost EPs
+        p["naval-air"] = sea_transport.note_phase_start  # 10.4: where units stand as the phase begins
         p["naval-air:exit"] = self._end_naval_air  # 10.7, 7.8
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
         p[naval_interception.COUNTER_SETTLE] = naval_interception.counter_settle  # 8.2: counter-interception

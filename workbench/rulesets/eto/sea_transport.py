@@ -195,6 +195,9 @@ def embark_why_not(state: State, side: str, carriers: list[Unit], units: list[Un
             return Refusal(RULE, f"{u.id} is already aboard {u.props.get('aboard')}")
         if u.location != space:
             return Refusal("ETO-10.4", f"{u.id} is at {u.location}, not with the carriers at {space}")
+        if mission != "evacuation" and not _began_phase_at(state, u, space):
+            return Refusal("ETO-10.4", f"{u.id} was not at {space} at the start of the Naval and Air phase: units "
+                                       "embark only in the port they occupied then")
         r = may_carry_why_not(state, u, mission, dd_cl=dd_cl)
         if r:
             return r
@@ -298,6 +301,26 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
             return Refusal("ETO-10.2", f"debarking {u.id} at {at}, not a port, needs twice the STPs; the ships "
                                        "there are too few")
     return None
+
+
+PHASE_START = "naval_air_start"  # state.markers: where the land and air units stood as the phase began
+
+
+def note_phase_start(state: State, *_: Any) -> None:
+    """ETO-10.4: "All units embarked by a single STP marker must occupy the same friendly port at
+    the start of the Naval and Air phase": where every land and air unit stands as it begins."""
+    state.markers[PHASE_START] = {"turn": state.turn_label, "at": {
+        u.id: u.location for u in state.units_by_id.values()
+        if values.is_land_unit(state, u) or air_units.is_air(state, u)}}
+
+
+def _began_phase_at(state: State, u: Unit, space: str) -> bool:
+    """ETO-10.4: ``u`` stood at ``space`` when this turn's Naval and Air phase began (True when
+    no record of this turn's phase start exists)."""
+    rec = state.markers.get(PHASE_START) or {}
+    if rec.get("turn") != state.turn_label:
+        return True
+    return rec["at"].get(u.id) == space
 
 
 # hq.py registers: is a hex within range of an HQ active in the side's offensive (22.1)?
