@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from eto_kit import FixedDice, events, flying_state, new_state, step_to, unit
+from eto_kit import events, flying_state, unit
 
 from workbench.engine import IllegalOrder
 from workbench.rulesets.eto import air_naval as an
@@ -262,28 +262,3 @@ def test_eto_16_4_port_class_from_the_map_and_the_markers_in_play(tmp_path):
         assert (aa[0]["data"]["hits"] if aa else 0) == hits, (port, marker)
         assert (b.location == FORCE_POOL) == (hits == 3), (port, marker)
 
-
-def test_eto_16_5_carrier_air_strikes_an_enemy_that_evades(tmp_path):
-    """16.5: "Carrier-based air units can attack even if the enemy (or their own carrier) evades."
-    A German DD (speed 14) sails from Kiel into the North Sea; York and Ark Royal (12) intercept
-    and find it on 6 + 1 = 7; the faster DD evades (8.7) -- no naval battle -- but Ark Royal's
-    naval air strikes it anyway: 4+4 = 8 against armor 8, doubles: sunk."""
-    s = new_state(tmp_path, [unit("GE-DD1", "GE", "dd", "04641", props={"in_port": True}),
-                             unit("UK-CA", "UK", "ca", "North Sea", name="York"),
-                             unit("UK-CV", "UK", "cv", "North Sea", name="Ark Royal"),
-                             unit("UK-air", "UK", "naval_air", "North Sea", props={"carrier": "UK-CV"})],
-                  west=True, options={"naval": True, "air": True})
-    step = "naval-air/sides/first-naval-movement"
-    step_to(s, step)
-    if s.decision.side != "axis":
-        s.apply({"kind": "end_step"})
-        step_to(s, step)
-    s.apply({"kind": "sail", "units": ["GE-DD1"], "path": ["04541", "04441", "North Sea"]})
-    while s.unit("GE-DD1").location != "North Sea":
-        s.apply({"kind": "pass"})   # not yet: the British wait for the open sea
-    s.dice = FixedDice(6, 4, 4)
-    s.apply({"kind": "intercept_naval", "units": ["UK-CA", "UK-CV"]})
-    assert events(s, "evaded") and not events(s, "naval_battle")
-    strike = [(e["data"]["bomber"], e["data"]["ship"], e["dice"], e["data"]["result"]) for e in events(s, "air_naval")]
-    assert strike == [("UK-air", "GE-DD1", [4, 4], "sunk")]
-    assert s.unit("GE-DD1").location == FORCE_POOL

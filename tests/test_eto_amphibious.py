@@ -6,7 +6,7 @@ import pytest
 from eto_kit import FixedDice, events, new_state, step_to, unit
 
 from workbench.engine.errors import IllegalOrder
-from workbench.rulesets.eto import amphibious, combat, naval_units, sea_transport, values
+from workbench.rulesets.eto import amphibious, combat, naval_units, sea_transport, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
 
 SOUTHAMPTON, DOVER, CALAIS = "02748", "03148", "03248"
@@ -166,3 +166,21 @@ def test_eto_19_2_an_assault_force_in_the_hex_counts_as_adjacent_for_a_paradrop(
         s.unit(c).location = SOUTHAMPTON
     assert paradrop.drop_drm_terms(s, "allies", CALAIS, "UK-p") == \
         [(-2, "hex not adjacent to a friendly land unit", "ETO-19.2")]
+
+
+def test_eto_32_7_assaulting_units_are_in_supply_that_turn_not_the_next(tmp_path):
+    """32.7: "Units making an amphibious assault are automatically in supply for the remainder of
+    that turn.  They are not marked out of supply at the end of the turn.  They must trace a line
+    to a supply source or supply marker on all subsequent turns."  The force that took Calais
+    (die 6 at 6:1, (D2)) traces no line to a British source, yet the End phase's Supply step
+    leaves it unmarked; a turn later the same step marks it."""
+    s = _assault_state(tmp_path)
+    _resolve(s)
+    inf = s.units_by_id["UK-inf"]
+    assert inf.location == CALAIS and not supply.traces(s, inf)
+    s.dice = FixedDice(*[3] * 40)   # 32.8's rolls for isolated sources elsewhere on the map
+    supply.supply_step(s, None)
+    assert not inf.props.get("oos") and not s.units_by_id["UK-arm"].props.get("oos")
+    inf.props["assaulted"] = "an earlier turn"
+    supply.supply_step(s, None)
+    assert inf.props.get("oos")

@@ -232,3 +232,100 @@ def test_eto_11_5_two_submarines_in_one_port_trade_for_a_uboat(tmp_path):
     assert uboats.merge_why_not(s, [u["GE-SS1"], u["GE-SS2"]]) is None
     uboats.MergeSubsOrder().execute(s, {"kind": "merge_subs", "subs": ["GE-SS1", "GE-SS2"]})
     assert u["GE-U9"].location == kiel and u["GE-SS1"].location == values.FORCE_POOL
+
+
+def test_eto_5_8_a_uboat_cannot_sail_onto_a_route_past_its_limit(tmp_path):
+    """5.8 through naval movement: "U-boats cannot be assigned to a route in violation of this
+    restriction".  Seven U-boats in play, one already in the Barents Sea (the Arctic route): a
+    second and a third may sail there (3 of 7, not more than one-half), a fourth may not; two in
+    the South Atlantic bar a third.  Losses force no redeployment: when the two South Atlantic
+    U-boats are sunk, three of five stand on the Arctic route and stay there."""
+    from eto_kit import step_to
+
+    from workbench.engine.errors import IllegalOrder
+    from workbench.rulesets.eto import naval_movement
+
+    s = _state(tmp_path, unit("GE-A1", "GE", "uboat", "Barents Sea"),
+               unit("GE-U1", "GE", "uboat", "Norwegian Sea"), unit("GE-U2", "GE", "uboat", "Norwegian Sea"),
+               unit("GE-U3", "GE", "uboat", "Norwegian Sea"), unit("GE-U4", "GE", "uboat", "North Atlantic"),
+               unit("GE-S1", "GE", "uboat", "South Atlantic"), unit("GE-S2", "GE", "uboat", "South Atlantic"))
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    u = s.units_by_id
+    assert naval_movement.sail_why_not(s, "axis", [u["GE-U1"]], ["Barents Sea"], False) is None   # 2 of 7
+    s.apply({"kind": "sail", "units": ["GE-U1"], "path": ["Barents Sea"]})
+    assert u["GE-U1"].location == "Barents Sea"
+    s.apply({"kind": "sail", "units": ["GE-U2"], "path": ["Barents Sea"]})                          # 3 of 7
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "sail", "units": ["GE-U3"], "path": ["Barents Sea"]})                      # 4 of 7
+    assert exc.value.rule == "ETO-5.8" and "1/2" in exc.value.why
+    assert u["GE-U3"].location == "Norwegian Sea"
+    assert {"kind": "sail", "units": ["GE-U3"], "path": ["Barents Sea"]} not in s.legal_orders()
+    why = naval_movement.sail_why_not(s, "axis", [u["GE-U4"]], ["South Atlantic"], False)
+    assert why.rule == "ETO-5.8" and "no more than 2" in why.why
+    u["GE-S1"].location = u["GE-S2"].location = values.PERMANENT   # sunk: 5 in play, 3 on the Arctic route
+    assert [x.id for x in uboats.uboats_on(s, "arctic")] == ["GE-A1", "GE-U1", "GE-U2"]
+
+
+def test_eto_5_9_a_converted_schnorkel_becomes_plain_subs_and_never_comes_back(tmp_path):
+    """5.9: a schnorkel U-boat converted to tactical subs (11.5) gives "normal sub units" which
+    "cannot be converted back into schnorkel U-boats": the two SS traded back in Kiel give a plain
+    U-boat.  Against 5 escort stacks the schnorkel's (2,2) succeeded (4 - 5 + 2 = 1); the plain
+    U-boat's (2,2) fails (4 - 5 = -1) and it is damaged."""
+    kiel = "04641"
+    s = _state(tmp_path, *_escorts(NA, 40), unit("GE-U1", "GE", "uboat", "North Atlantic", props={"schnorkel": True}),
+               unit("GE-SS1", "GE", "ss", values.FORCE_POOL), unit("GE-SS2", "GE", "ss", values.FORCE_POOL))
+    u = s.units_by_id
+    uboats.ConvertUboatOrder().execute(s, {"kind": "convert_uboat", "uboat": "GE-U1"})
+    assert u["GE-SS1"].location == u["GE-SS2"].location == "North Atlantic"
+    assert not u["GE-SS1"].props.get("schnorkel") and not u["GE-SS2"].props.get("schnorkel")
+    assert u["GE-U1"].location == values.FORCE_POOL
+    u["GE-SS1"].location = u["GE-SS2"].location = kiel
+    uboats.MergeSubsOrder().execute(s, {"kind": "merge_subs", "subs": ["GE-SS1", "GE-SS2"]})
+    assert u["GE-U1"].location == kiel and not u["GE-U1"].props.get("schnorkel")
+    u["GE-U1"].location = "North Atlantic"
+    s.dice = FixedDice(2, 2)
+    out = uboats.uboat_step(s)
+    att = out[0]["attacks"][0]
+    assert not att["schnorkel"] and att["modified"] == -1 and not att["success"]
+    assert naval_units.damaged(u["GE-U1"])
+
+
+def test_eto_4_3_raiders_are_intercepted_and_damaged_like_any_ships(tmp_path):
+    """4.3: "All the usual rules for naval operations (Part 4) apply to raiders, as well as to
+    Allied naval units in the same area."  Bismarck sailing into the North Atlantic is offered to
+    the British stack at 02630 (8.2: the area is in its range, 8.1); at rest there it may be searched
+    for in the British Naval Attacks step (8.3; a natural 1 misses).  Damaged (9.5: gunnery 5 -> 3)
+    it raids for 1d6 + 3: a 2 costs 5 EPs, not 7."""
+    from eto_kit import events, step_to
+
+    def to(s, step, side):  # noqa: ANN001, ANN202
+        step_to(s, step)
+        if s.decision.side != side:
+            s.apply({"kind": "end_step"})
+            step_to(s, step)
+
+    brits = [unit("UK-BB", "UK", "bb", "02630", name="Rodney"), unit("UK-DD1", "UK", "dd", "02630"),
+             unit("UK-DD2", "UK", "dd", "02630")]
+    s = _state(tmp_path / "a", *brits, unit("GE-BB", "GE", "bb", "Norwegian Sea", name="Bismarck"))
+    to(s, "naval-air/sides/first-naval-movement", "axis")
+    s.apply({"kind": "sail", "units": ["GE-BB"], "path": ["North Atlantic"]})
+    assert s.decision.kind == "naval_intercept" and s.decision.side == "allies"
+    assert {"kind": "intercept_naval", "units": ["UK-BB", "UK-DD1", "UK-DD2"]} in s.legal_orders()
+
+    s = _state(tmp_path / "b", *brits, unit("GE-BB", "GE", "bb", "North Atlantic", name="Bismarck"))
+    to(s, "naval-air/sides/naval-attacks", "allies")
+    order = {"kind": "naval_search", "units": ["UK-BB", "UK-DD1", "UK-DD2"], "target": "North Atlantic"}
+    assert order in s.legal_orders()
+    s.dice = FixedDice(1)
+    s.apply(order)
+    assert [e["data"]["found"] for e in events(s, "naval_search")] == [False]
+    bb = s.units_by_id["GE-BB"]
+    assert naval_units.gunnery(s, bb) == 5
+    naval_units.damage(s, bb, "ETO-9.5")
+    assert naval_units.gunnery(s, bb) == 3
+    s.dice = FixedDice(2)
+    out = surface_raiders.raider_step(s)
+    assert [(r["route"], r["eps"]) for r in out] == [("north_atlantic", 2 + 3)]

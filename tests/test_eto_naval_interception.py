@@ -178,3 +178,192 @@ def test_eto_11_2_a_moving_submarine_is_intercepted_only_by_dd_de_with_a_cve(tmp
     with pytest.raises(IllegalOrder) as exc:
         s.apply({"kind": "intercept_naval", "units": ["UK-BB", "UK-CVE", "UK-DD1"]})
     assert exc.value.rule == "ETO-11.2" and "BB cannot take part" in exc.value.why
+
+
+def test_eto_11_1_11_3_a_sub_sharing_an_area_is_a_stack_of_its_own(tmp_path):
+    """11.1/11.3: a German SS in the North Sea with a German DD is not stacked with it: "an SS unit
+    always intercepts by itself", so the Axis is offered the DD and the SS as two stacks and may
+    not send them together.  The sub's search has its +1 and no bonus from the DD (1d6 + 1 group
+    + 1 SS: a 5 finds on 7)."""
+    s = _state(tmp_path, unit("GE-SS", "GE", "ss", "North Sea"), unit("GE-DD1", "GE", "dd", "North Sea"))
+    _sail(s)
+    offers = sorted(o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval")
+    assert offers == [["GE-DD1"], ["GE-SS"]]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "intercept_naval", "units": ["GE-SS", "GE-DD1"]})
+    assert exc.value.rule == "ETO-11.3" and "by itself" in exc.value.why
+    s.dice = FixedDice(5, 6, 1, 1, 1, 1)
+    s.apply({"kind": "intercept_naval", "units": ["GE-SS"], "withdraw_all": True})
+    assert [e["data"]["found"] for e in events(s, "naval_search")] == [True]
+    assert events(s, "naval_search")[0]["data"]["group"] == ["GE-SS"]
+    search = [e for e in events(s, "roll") if e["rule"] == "ETO-8.4"][0]["purpose"]
+    assert search.endswith("(+1 1 searching group(s), +1 the searcher is a submarine)")
+
+
+def test_eto_11_1_8_3_an_enemy_sub_at_rest_in_an_area_is_searched_as_its_own_stack(tmp_path):
+    """11.1/8.3: in the British Naval Attacks step a German SS and DD at rest in the North Sea are
+    two stacks: one naval_search goes after the DD, another (naming the sub) after the SS; the
+    DD, not in the target stack, may counter-intercept the searchers as they move in (8.2)."""
+    s = _state(tmp_path, unit("GE-SS", "GE", "ss", "North Sea"), unit("GE-DD1", "GE", "dd", "North Sea"))
+    s.apply({"kind": "end_step"})
+    step_to(s, "naval-air/sides/naval-attacks")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/naval-attacks")
+    legal = [o for o in s.legal_orders() if o["kind"] == "naval_search"]
+    assert {"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea"} in legal
+    assert {"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea", "sub": "GE-SS"} in legal
+    s.dice = FixedDice(1)   # a natural 1 never finds
+    s.apply({"kind": "naval_search", "units": ["UK-DD1", "UK-DD2"], "target": "North Sea", "sub": "GE-SS"})
+    assert s.decision.kind == "naval_intercept" and s.decision.side == "axis"   # 8.2: the DD may counter
+    s.apply({"kind": "pass"})
+    search = events(s, "naval_search")[-1]["data"]
+    assert search["target"] == ["GE-SS"] and not search["found"]
+
+
+@pytest.mark.parametrize("mission", ["assault", "transport"])
+def test_eto_8_6_an_amphibious_assault_is_intercepted_automatically_in_its_hex(tmp_path, mission):
+    """8.6: "Enemy naval units performing an amphibious assault can be automatically intercepted in
+    the coastal hex where the assault will take place": the STPs carrying an assault force from
+    Dover to Calais are found there by the German DDs of the English Channel with no search roll
+    (and cannot evade them, 8.7); the same STPs carrying a transport need the 8.4 roll (a 6)."""
+    from workbench.rulesets.eto import sea_transport
+
+    dover, calais = "03148", "03248"
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("UK-stp1", "UK", "stp", dover, props={"points": 4, "in_port": True}),
+                             unit("UK-inf", "UK", "infantry", dover),
+                             unit("GE-DD1", "GE", "dd", "English Channel"), unit("GE-DD2", "GE", "dd", "English Channel")],
+                  west=True, options={"naval": True})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    sea_transport.embark(s, [s.units_by_id["UK-stp1"]], [s.units_by_id["UK-inf"]], mission)
+    s.apply({"kind": "sail", "units": ["UK-stp1"], "path": [calais]})
+    assert s.decision.kind == "naval_intercept" and s.units_by_id["UK-stp1"].location == calais
+    s.dice = FixedDice(*([6] if mission == "transport" else []), *([1, 2] * 8))
+    s.apply({"kind": "intercept_naval", "units": ["GE-DD1", "GE-DD2"]})
+    searches = [e for e in events(s, "roll") if e["rule"] == "ETO-8.4"]
+    assert len(searches) == (1 if mission == "transport" else 0)
+    assert events(s, "naval_battle") and not events(s, "evaded")
+    assert s.units_by_id["GE-DD1"].location == calais
+
+
+@pytest.mark.parametrize("space", ["North Atlantic", "North Sea"])
+def test_eto_8_7_evaded_carrier_air_still_attacks_in_an_ungridded_area(tmp_path, space):
+    """8.7: "If the interception is taking place in a sea space without a hex grid and the evaded
+    group contains any naval air units, those air units can still attack the evading stack."  The
+    German DDs (speed 14) evade HMS Norfolk and Illustrious (slower, more gunnery) found on a 6;
+    in the North Atlantic (no grid) the carrier's naval air (strength 2) still makes its two
+    attacks on them (16.2), in the gridded North Sea nothing follows the evasion; either way the DDs sail on."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    s = new_state(tmp_path, [unit("GE-DD1", "GE", "dd", "02630"), unit("GE-DD2", "GE", "dd", "02630"),
+                             unit("UK-CA", "UK", "ca", space, name="Norfolk"),
+                             unit("UK-CV", "UK", "cv", space, name="Illustrious"),
+                             unit("UK-air", "UK", "naval_air", space, props={"carrier": "UK-CV"})],
+                  west=True, options={"naval": True, "air": True})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    s.apply({"kind": "sail", "units": ["GE-DD1", "GE-DD2"], "path": [space]})
+    assert s.decision.kind == "naval_intercept" and s.decision.side == "allies"
+    s.dice = FixedDice(6, *([1, 2] * 10))
+    s.apply({"kind": "intercept_naval", "units": ["UK-CA", "UK-CV"]})
+    assert events(s, "evaded") and not events(s, "naval_battle")
+    bombs = [e for e in events(s, "roll") if e["rule"] == "ETO-16.2"]
+    assert len(bombs) == (2 if space == "North Atlantic" else 0)   # strength 2: two attacks (16.2)
+    assert all("UK-air" in e["purpose"] for e in bombs)
+    _pass_all(s)
+    assert s.units_by_id["GE-DD1"].location == space
+
+
+def test_eto_8_0_8_2_8_3_counter_interception_chains_resolve_innermost_first(tmp_path):
+    """8.0/8.2: "Naval units intercepting an enemy stack can be counter-intercepted themselves (by
+    enemy naval units not in the target stack) as they move to intercept.  These counter-
+    interceptors are also subject to interception, and so on."  The British DDs sail into the North
+    Sea; Admiral Hipper moves to intercept them; Nelson (in Scapa Flow, in range) counter-intercepts
+    Hipper; the German DD in the North Sea may counter-intercept Nelson.  The DDs, the target, may
+    not counter (8.2: not "until all subsequent interceptions ... are resolved").  The chain
+    resolves innermost first: the German DD passes, Nelson searches for Hipper (a natural 1 fails),
+    then Hipper, still afloat, goes on to search for the DDs (1 again).  8.3: Nelson counter-
+    intercepted in its own side's naval movement step and may not sail afterwards."""
+    s = _state(tmp_path, unit("GE-CA", "GE", "ca", "North Sea", name="Admiral Hipper"),
+               unit("GE-DD9", "GE", "dd", "North Sea"),
+               unit("UK-BB", "UK", "bb", SCAPA, name="Nelson", props={"in_port": True}))
+    _sail(s)
+    assert s.decision.side == "axis"
+    s.apply({"kind": "intercept_naval", "units": ["GE-CA"]})
+    d = s.decision
+    assert d.kind == "naval_intercept" and d.side == "allies" and d.rule == "ETO-8.0"
+    assert [o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval"] == [["UK-BB"]]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "intercept_naval", "units": ["UK-DD1"]})
+    assert exc.value.rule == "ETO-8.0"
+    s.apply({"kind": "intercept_naval", "units": ["UK-BB"]})
+    d = s.decision
+    assert d.side == "axis" and d.rule == "ETO-8.0"
+    assert [o["units"] for o in s.legal_orders() if o["kind"] == "intercept_naval"] == [["GE-DD9"]]
+    s.dice = FixedDice(1, 1)
+    s.apply({"kind": "pass"})                      # no counter-counter-interception
+    assert [(e["data"]["group"], e["data"]["found"]) for e in events(s, "naval_search")] == [(["UK-BB"], False)]
+    assert s.decision.side == "allies"
+    s.apply({"kind": "pass"})                      # no more counters: Hipper goes on
+    searches = [(e["data"]["group"], e["data"]["target"], e["data"]["found"]) for e in events(s, "naval_search")]
+    assert searches == [(["UK-BB"], ["GE-CA"], False), (["GE-CA"], ["UK-DD1", "UK-DD2"], False)]
+    assert s.decision.side == "axis"
+    _pass_all(s)
+    assert s.units_by_id["UK-DD1"].location == SCAPA
+    from workbench.rulesets.eto import naval_movement
+
+    why = naval_movement.sail_why_not(s, "allies", [s.units_by_id["UK-BB"]], [SCAPA], True)
+    assert why is not None and why.rule == "ETO-7.1"
+
+
+def test_eto_8_2_a_counter_intercepted_stack_that_withdraws_breaks_off(tmp_path):
+    """8.2: "If the target of a counter-interception survives the attack on itself, it can either
+    continue to its original target or break off."  HMS Norfolk (a CA, as fast as Hipper: no evasion) finds
+    Admiral Hipper (a 6) as it moves
+    on the British DDs; Hipper's order said withdraw_all (9.6): after the battle it breaks off
+    (ruling: a stack that withdrew goes no further) and the DDs are never searched for."""
+    s = _state(tmp_path, unit("GE-CA", "GE", "ca", "North Sea", name="Admiral Hipper"),
+               unit("UK-CA", "UK", "ca", SCAPA, name="Norfolk", props={"in_port": True}))
+    _sail(s)
+    s.apply({"kind": "intercept_naval", "units": ["GE-CA"], "withdraw_all": True})
+    s.dice = FixedDice(6, *([1, 2] * 10))
+    s.apply({"kind": "intercept_naval", "units": ["UK-CA"]})
+    assert events(s, "naval_battle") and not events(s, "evaded") and s.units_by_id["GE-CA"].props.get("withdrew")
+    s.apply({"kind": "pass"})
+    assert events(s, "break_off")
+    assert [e["data"]["group"] for e in events(s, "naval_search")] == [["UK-CA"]]
+    _pass_all(s)
+    assert s.units_by_id["UK-DD1"].location == SCAPA and not s.units_by_id["UK-DD1"].reduced
+
+
+def test_eto_7_1_interception_moves_in_the_enemy_phase_cost_no_mp(tmp_path):
+    """7.1: "Naval units can perform limited movement during the enemy Naval and Air phase to
+    attempt the interception of moving enemy naval units ... Interception movement never costs
+    movement points."  Hipper, at Wilhelmshaven, moves into the North Sea to intercept the British
+    DDs (a 1: no find) and stays there; in the German phase it still sails its full allowance
+    (12): North Sea -> Norwegian Sea -> Barents Sea is 10 MP, allowed."""
+    from workbench.rulesets.eto import naval_movement
+
+    s = _state(tmp_path, unit("GE-CA", "GE", "ca", "Wilhelmshaven", name="Admiral Hipper", props={"in_port": True}))
+    ca = s.units_by_id["GE-CA"]
+    ca.location = s.map.hex_of("Wilhelmshaven")
+    _sail(s)
+    assert {"kind": "intercept_naval", "units": ["GE-CA"]} in s.legal_orders()
+    real, s.dice = s.dice, FixedDice(1)
+    s.apply({"kind": "intercept_naval", "units": ["GE-CA"]})
+    s.dice = real
+    assert ca.location == "North Sea"
+    _pass_all(s)
+    s.apply({"kind": "end_step"})
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    assert s.decision.side == "axis"
+    assert naval_movement.allowance(s, [ca]) == 12
+    assert naval_movement.sail_why_not(s, "axis", [ca], ["Norwegian Sea", "Barents Sea"], False) is None

@@ -13,6 +13,7 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     sea_spaces,
     sea_transport,
+    values,
 )
 from workbench.rulesets.eto.control import SIDE_CODE, control
 
@@ -373,3 +374,51 @@ def test_eto_8_1_interception_range_coastal_hex_and_sea_area(tmp_path):
     assert SOUTHAMPTON not in r and "Irish Sea" not in r                    # 4 coastal hexes; not adjacent
     a = sea_spaces.interception_range(s, "English Channel")
     assert {"English Channel", SOUTHAMPTON, LE_HAVRE, DOVER} <= a and "North Sea" not in a and "03147" not in a
+
+
+def test_eto_11_1_a_submarine_shares_an_area_but_no_hex_and_joins_no_fleet(tmp_path):
+    """11.1: submarines "cannot stack with other friendly naval units (including other submarines)
+    outside of ports, though they can occupy the same area as other friendly units.  They cannot
+    be part of a fleet."  The SS may sail into the North Sea where a British DD stands, not into
+    the coastal hex 03147 where another DD is; alone in a hex it still joins no fleet box."""
+    s = _state(tmp_path, unit("UK-SS", "UK", "ss", DOVER), unit("UK-DD", "UK", "dd", "North Sea"),
+               unit("UK-DD2", "UK", "dd", "03147"), unit("UK-SS2", "UK", "ss", "03248"))
+    ss = [s.units_by_id["UK-SS"]]
+    assert naval_movement.sail_why_not(s, "allies", ss, ["North Sea"], False) is None
+    assert naval_movement.sail_why_not(s, "allies", ss, ["03147"], False).rule == "ETO-11.1"
+    s.apply({"kind": "sail", "units": ["UK-SS"], "path": ["North Sea"]})
+    assert s.units_by_id["UK-SS"].location == s.units_by_id["UK-DD"].location == "North Sea"
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "fleet", "box": "Home Fleet", "add": ["UK-SS2"]})
+    assert exc.value.rule == "ETO-11.1" and "fleet" in exc.value.why
+
+
+def test_eto_7_8_the_iraq_box_is_evacuated_when_the_last_edge_hex_is_lost(tmp_path):
+    """7.8: the Iraq box is usable "as long as [the UK] controls at least one hex of Iraq adjacent
+    to the map edge.  If this condition cannot be met, the UK player must evacuate the box".  While
+    an edge hex is held the end of the Naval and Air phase leaves the box alone; once the last is
+    lost, the DD and the STP (with the corps aboard) put out into the Persian Gulf, the box's sea
+    exit; the corps left ashore in the box, with no ship, is eliminated; the box stays closed."""
+    box = "Iraq transit box"
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", box, props={"in_port": True}),
+               unit("UK-stp", "UK", "stp", box, props={"points": 2, "in_port": True}),
+               unit("UK-inf1", "UK", "infantry", box), unit("UK-inf2", "UK", "infantry", box), step=None)
+    u = s.units_by_id
+    u["UK-inf1"].location = sea_transport.ABOARD + "UK-stp"
+    u["UK-inf1"].props.update(aboard="UK-stp", sea_mission="transport")
+    edge = sorted(h for h in s.map.boxes[box].links if h[0].isdigit())
+    ctrl = control(s)
+    for h in edge:
+        ctrl[s.map.index(h)] = SIDE_CODE["allies"]
+    end_of_phase = s.game.ruleset.procedures["naval-air:exit"]
+    end_of_phase(s, None)
+    assert u["UK-DD"].location == box and u["UK-inf2"].location == box
+    for h in edge:
+        ctrl[s.map.index(h)] = SIDE_CODE["axis"]
+    end_of_phase(s, None)
+    assert u["UK-DD"].location == u["UK-stp"].location == "Persian Gulf"
+    assert not naval_units.in_port(u["UK-DD"])
+    assert u["UK-inf1"].location == sea_transport.ABOARD + "UK-stp"
+    assert u["UK-inf2"].location == values.FORCE_POOL
+    why = naval_movement.sail_why_not(s, "allies", [u["UK-DD"]], [box], True)
+    assert why is not None and why.rule == "ETO-7.8"

@@ -109,3 +109,23 @@ def test_eto_37_4_37_6_a_repaired_named_ship_re_enters_in_its_port(tmp_path):
     assert bb.location == KIEL and naval_units.in_port(bb) and "repair_port" not in bb.props
     assert cv.location in construction.naval_entry_ports(s, cv) and naval_units.in_port(cv)
     assert cv.location != "Force pool"
+
+
+def test_eto_10_0_an_stp_bought_in_construction_is_placed_at_once_in_a_home_port(tmp_path):
+    """10.0: "Players can purchase STPs during the Construction phase (37.0) of a seasonal turn.
+    STPs are placed on the map immediately" (the Construction Chart's "stp" row: no delay).  The
+    new marker goes into a British port at once (37.6: a home country port with room), never on the
+    turn track nor inland: London's hex inland of it is refused."""
+    s = _state(tmp_path, unit("UK-stpN", "UK", "stp", "Force pool", props={"points": 2}))
+    builds = [o for o in s.legal_orders() if o["kind"] == "build" and o.get("unit") == "UK-stpN"]
+    assert builds and all(o["at"] in construction.naval_entry_ports(s, s.units_by_id["UK-stpN"]) for o in builds)
+    assert UK_PORT in {o["at"] for o in builds}
+    inland = "02947"   # a home hex with no port
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "build", "unit": "UK-stpN", "depleted": False, "at": inland})
+    assert exc.value.rule == "ETO-10.0"
+    eps = s.tracks["UK.eps"]
+    s.apply({"kind": "build", "unit": "UK-stpN", "depleted": False, "at": UK_PORT})
+    stp = s.units_by_id["UK-stpN"]
+    assert stp.location == UK_PORT and naval_units.in_port(stp)
+    assert s.tracks["UK.eps"] == eps - construction.build_cost(s, stp) and construction.delay(s, stp) == 0

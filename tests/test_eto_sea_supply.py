@@ -105,3 +105,20 @@ def test_eto_32_5_a_ship_with_a_marker_cannot_enter_a_port_full_of_markers(tmp_p
     with pytest.raises(IllegalOrder) as exc:
         s.apply(voyage)
     assert exc.value.rule == "ETO-32.5" and "cannot enter" in exc.value.why
+
+
+def test_eto_7_8_canada_box_generates_uk_supply_markers_iraq_none(tmp_path):
+    """7.8: the Canada, Capetown and India boxes "can generate UK supply markers" (32.2: they are
+    UK supply sources, no land line needed): a 2-STP marker there loads 2 UK markers (not 3);
+    a French STP loads none there; the Iraq box "cannot generate supply markers"."""
+    s = _state(tmp_path, unit("UK-stpc", "UK", "stp", "Canada box", props={"points": 2, "in_port": True}),
+               unit("FR-stpc", "FR", "stp", "Capetown box", props={"points": 2, "in_port": True}),
+               unit("UK-stpi", "UK", "stp", "Iraq transit box", props={"points": 2, "in_port": True}))
+    u = s.units_by_id
+    assert sea_supply.load_why_not(s, "allies", [u["UK-stpc"]], 2) is None
+    assert sea_supply.load_why_not(s, "allies", [u["UK-stpc"]], 3).rule == "ETO-10.2"
+    assert "for UK only" in sea_supply.load_why_not(s, "allies", [u["FR-stpc"]], 1).why
+    why = sea_supply.load_why_not(s, "allies", [u["UK-stpi"]], 1)
+    assert why.rule == "ETO-7.8" and "cannot generate supply markers" in why.why
+    sea_supply.LoadSupplyOrder().execute(s, {"kind": "load_supply", "carriers": ["UK-stpc"], "markers": 2})
+    assert sea_supply.aboard(u["UK-stpc"]) == 2

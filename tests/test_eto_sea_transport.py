@@ -211,3 +211,107 @@ def test_eto_10_7_the_naval_and_air_phase_ends_an_evacuation_left_at_sea(tmp_pat
     assert s.units_by_id["UK-inf9"].location == "Force pool"  # eliminated: back to the force pool
     assert [e["rule"] for e in s.log if "UK-inf9" in (e.get("text") or "") and "eliminated" in e["text"]] \
         == ["ETO-10.7"]
+
+
+def test_eto_10_3_cargo_of_an_unpaid_stack_is_out_of_supply_and_wastes_away(tmp_path):
+    """10.3: "If a stack containing an STP is marked out of supply (33.8), all embarked units in that
+    stack are also out of supply.  Embarked units suffer the normal attrition effect for multiple
+    turns spent out of supply (33.5)."  The UK cannot pay the 1 EP for its STP at sea in the
+    English Channel (7.6): the STP and the infantry aboard are marked; at that turn's Supply step
+    nothing more happens; a turn later, still marked, the infantry loses a step, then (depleted)
+    is lost.  33.8: in a friendly port the marker comes off at the end of the phase (cargo too),
+    and a marked ship cannot intercept."""
+    from workbench.rulesets.eto import naval_interception
+
+    s = _state(tmp_path)
+    stp, inf1, inf2 = _u(s, "UK-stp4", "UK-inf1", "UK-inf2")
+    sea_transport.embark(s, [stp], [inf1, inf2], "transport")
+    stp.location = "English Channel"
+    stp.props.pop("in_port", None)
+    s.tracks["UK.eps"] = 0
+    procs = s.game.ruleset.procedures
+    procs["end/second-naval:exit"](s, None)       # 33.8 clearing (nothing in port), then the 7.6 bill
+    assert stp.props.get("oos") and inf1.props.get("oos") and inf2.props.get("oos")
+    assert naval_interception.interceptor_why_not(s, stp, "English Channel", "allies").rule == "ETO-33.8"
+    procs["end/supply"](s, None)
+    assert not inf1.reduced and sea_transport.is_aboard(inf1)
+    for u in (inf1, inf2):
+        u.props["oos_since"] = "an earlier turn"  # the next turn's Supply step, the stack still marked
+    procs["end/supply"](s, None)
+    assert inf1.reduced and inf2.reduced
+    procs["end/supply"](s, None)
+    assert inf1.location == values.FORCE_POOL and inf2.location == values.FORCE_POOL
+    arm = s.units_by_id["UK-arm"]
+    arm.location, arm.props["aboard"], arm.props["oos"] = sea_transport.ABOARD + stp.id, stp.id, True
+    stp.location, stp.props["in_port"] = SOUTHAMPTON, True
+    procs["naval-air:exit"](s, None)
+    assert not stp.props.get("oos") and not arm.props.get("oos")
+
+
+def test_eto_10_5_an_air_unit_debarks_at_the_end_of_an_offensive_marked_pc(tmp_path):
+    """10.5: "An air unit can be debarked during an offensive if it is within range of the active HQ
+    and it is at a port with sufficient basing capacity to hold the air unit.  The air unit debarks
+    at the conclusion of the offensive and is marked PC."  A fighter (range 3) aboard an STP at
+    Dover, the active HQ at Dover: its debark is declared in the offensive, it stays aboard until
+    the offensive's unit-status step, then stands at Dover marked PC.  A fighter aboard at
+    Liverpool, out of the HQ's range, is refused."""
+    from workbench.rulesets.eto import hq
+
+    liverpool = "02542"
+    s = _state(tmp_path, unit("UK-hq", "UK", "hq", DOVER), unit("UK-f", "UK", "fighter", DOVER),
+               unit("UK-f2", "UK", "fighter", liverpool),
+               unit("UK-stpD", "UK", "stp", DOVER, props={"points": 2, "in_port": True}),
+               unit("UK-stpL", "UK", "stp", liverpool, props={"points": 2, "in_port": True}))
+    f, f2 = _u(s, "UK-f", "UK-f2")
+    sea_transport.embark(s, _u(s, "UK-stpD"), [f], "transport")
+    sea_transport.embark(s, _u(s, "UK-stpL"), [f2], "transport")
+    step_to(s, "offensive")
+    if s.decision.side != "allies":
+        s.apply({"kind": "pass"})
+    s.apply({"kind": "begin"})
+    s.apply({"kind": "activate_hq", "hqs": ["UK-hq"]})
+    step_to(s, "offensive/movement")
+    assert not hq.in_radius(s, s.units_by_id["UK-hq"], liverpool)
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "debark", "units": ["UK-f2"]})
+    assert exc.value.rule == "ETO-10.5" and "active HQ" in exc.value.why
+    s.apply({"kind": "debark", "units": ["UK-f"]})
+    assert sea_transport.is_aboard(f) and f.props.get("debark_at_end")
+    s.game.ruleset.procedures["offensive/unit-status"](s, None)
+    assert f.location == DOVER and f.props.get("commit") == "PC" and not sea_transport.is_aboard(f)
+    assert sea_transport.is_aboard(f2)
+
+
+def test_eto_10_0_an_stp_carries_a_partners_units(tmp_path):
+    """10.0: "A player can use STPs to carry units belonging to a partner": the British 4-STP marker
+    at Southampton lifts a French corps (1 STP, 10.2); a German one it never lifts."""
+    s = _state(tmp_path, unit("FR-inf", "FR", "infantry", SOUTHAMPTON))
+    stp, fr = _u(s, "UK-stp4", "FR-inf")
+    assert sea_transport.embark_why_not(s, "allies", [stp], [fr], "transport") is None
+    sea_transport.embark(s, [stp], [fr], "transport")
+    assert fr.location == sea_transport.ABOARD + stp.id
+    assert sea_transport.embark_why_not(s, "allies", [stp], _u(s, "GE-inf"), "transport") is not None
+
+
+def test_eto_10_4_units_embark_in_the_port_they_held_as_the_phase_began(tmp_path):
+    """10.4: "All units embarked by a single STP marker must occupy the same friendly port at the
+    start of the Naval and Air phase.  When embarking for transport or supply, the STP marker can
+    move to the port containing the units ... and pick them up."  The 4-STP marker sails from
+    Dover to Southampton (the English Channel, 5, and the hex, 1: 6 MP) and picks up a fighter
+    there; a second fighter that changed base from Dover to Southampton during the phase may not
+    board the 3-STP marker waiting there."""
+    s = _state(tmp_path, unit("UK-f1", "UK", "fighter", SOUTHAMPTON), unit("UK-f2", "UK", "fighter", DOVER),
+               unit("UK-stpD", "UK", "stp", DOVER, props={"points": 4, "in_port": True}))
+    step_to(s, "naval-air/sides/first-naval-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/first-naval-movement")
+    f1, f2, stp = _u(s, "UK-f1", "UK-f2", "UK-stpD")
+    s.apply({"kind": "sail", "units": ["UK-stpD"], "path": ["English Channel", SOUTHAMPTON], "port": True})
+    assert stp.location == SOUTHAMPTON and naval_units.in_port(stp)
+    f2.location = SOUTHAMPTON   # rebased during the phase
+    s.apply({"kind": "embark", "carriers": ["UK-stpD"], "units": ["UK-f1"], "mission": "transport"})
+    assert f1.location == sea_transport.ABOARD + "UK-stpD"
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "embark", "carriers": ["UK-stp3"], "units": ["UK-f2"], "mission": "transport"})
+    assert exc.value.rule == "ETO-10.4" and "start of the Naval and Air phase" in exc.value.why

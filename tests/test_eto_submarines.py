@@ -179,3 +179,30 @@ def test_eto_11_3_a_lone_sub_finding_a_stack_makes_the_submarine_attack(tmp_path
                faces=(1, 2, 1, 3))
     out = submarines.battle(s, SEA, "axis", _ids(s, "GE-SS"), _ids(s, "UK-BB"))
     assert [x["shooter"] for r in out["rounds"] for x in r] == ["GE-SS", "GE-SS"]
+
+
+def test_eto_11_3_several_subs_in_an_area_but_one_per_stack_in_a_hex(tmp_path):
+    """11.3: "More than one SS unit can try to intercept an enemy stack in the same area, but not
+    in the same hex.  Each SS unit must intercept individually" (ruling: a stack in a hex is tried
+    for by one sub a step).  The British DDs in the North Sea area: the first sub rolls 1 (a natural
+    1 always fails), the second may still try.  The same DDs at Scapa Flow (a hex): after the first
+    sub's miss the second is refused with 11.3.  Each roll is the lone sub's own search, with the
+    SS's +1 (1d6 + 1 group + 1 SS, +2 coastal hex)."""
+    from workbench.rulesets.eto import naval_search
+
+    scapa = "02830"
+    for space, second_ok in (("North Sea", True), (scapa, False)):
+        s = _state(tmp_path / space.replace(" ", "_"), unit("UK-DD1", "UK", "dd", space),
+                   unit("UK-DD2", "UK", "dd", space), unit("GE-SS1", "GE", "ss", "North Sea"),
+                   unit("GE-SS2", "GE", "ss", "North Sea"), faces=(1,))
+        dds, ss1, ss2 = _ids(s, "UK-DD1", "UK-DD2"), _ids(s, "GE-SS1"), _ids(s, "GE-SS2")
+        assert naval_search.may_search_why_not(s, ss1, dds) is None
+        assert naval_search.search(s, "axis", ss1, dds, space) is False
+        roll = _rolls(s, "ETO-8.4")[-1]
+        assert "+1" in roll["purpose"] and "submarine" in roll["purpose"].lower()
+        why = naval_search.may_search_why_not(s, ss2, dds)
+        if second_ok:
+            assert why is None
+        else:
+            assert why.rule == "ETO-11.3" and "same hex" in why.why
+        assert naval_search.may_search_why_not(s, ss1, dds).rule == "ETO-8.5"   # the same sub: 8.5

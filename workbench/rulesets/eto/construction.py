@@ -340,6 +340,12 @@ class BuildOrder(OrderKind):
             return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))
         if unit.location == suez.box(state):
             return suez.placement_ok(state, unit, str(order.get("at", "")))
+        if _naval_at_once(state, unit):
+            at = str(order.get("at", ""))
+            if at not in naval_entry_ports(state, unit):
+                return Refusal("ETO-10.0", f"a new STP is placed on the map at once, in a home country port with "
+                                           f"room (37.6); {at!r} is not one")
+            return None
         if delay(state, unit) == 0 or unit.location == SIBERIA:
             return placement_ok(state, unit, str(order.get("at", "")))
         if "at" in order:
@@ -364,6 +370,9 @@ class BuildOrder(OrderKind):
                     out += [{**base, "at": h} for h in cands if self._why_not(state, u, {**base, "at": h}) is None]
                 elif u.location == suez.box(state):
                     out += [{**base, "at": h} for h in suez.entry_hexes(state)
+                            if self._why_not(state, u, {**base, "at": h}) is None]
+                elif _naval_at_once(state, u):
+                    out += [{**base, "at": h} for h in naval_entry_ports(state, u)
                             if self._why_not(state, u, {**base, "at": h}) is None]
                 elif delay(state, u) == 0 or u.location == SIBERIA:
                     out += [{**base, "at": h} for h in hub_hexes(state, u)
@@ -429,6 +438,8 @@ class BuildOrder(OrderKind):
             u.props["built_depleted"] = state.turn
         if "at" in order:
             u.location = order["at"]
+            if _naval_at_once(state, u):
+                u.props["in_port"] = True  # 10.0: a new STP is placed at once, in its port (37.6)
             state.emit("build", side=u.side,
                        rule="ETO-43.1" if from_siberia else "ETO-37.7" if from_suez else self.rule,
                        text=f"{u.id} built ({cost} EPs) at {u.location}", unit=u.id, eps=cost, at=u.location)
@@ -438,6 +449,14 @@ class BuildOrder(OrderKind):
             state.emit("build", side=u.side, rule=self.rule,
                        text=f"{u.id} built ({cost} EPs), enters {u.props['arrives']}", unit=u.id, eps=cost,
                        arrives=u.props["arrives"])
+
+
+def _naval_at_once(state: State, unit: Unit) -> bool:
+    """ETO-10.0: "Players can purchase STPs during the Construction phase (37.0) of a seasonal
+    turn.  STPs are placed on the map immediately" (a naval unit with no delay: in a port)."""
+    from workbench.rulesets.eto import naval_units
+
+    return naval_units.is_naval(state, unit) and delay(state, unit) == 0
 
 
 def months_since_built(state: State, unit: Unit) -> int:

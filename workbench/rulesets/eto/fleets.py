@@ -72,9 +72,8 @@ def change_why_not(state: State, side: str, box: str, add: list[str], remove: li
     where = {(u.location, naval_units.in_port(u)) for u in staying + newcomers}
     if len(where) > 1:
         return Refusal(RULE, "ships enter a fleet box only where its marker is (same space, in or out of port alike)")
-    if any(naval_units.is_submarine(state, u) for u in staying + newcomers) and len(staying + newcomers) > 1:
-        return Refusal("ETO-11.1", "a submarine never stacks with other naval units outside port, so it cannot "
-                                   "share a fleet box")
+    if any(naval_units.is_submarine(state, u) for u in newcomers):
+        return Refusal("ETO-11.1", "submarines cannot be part of a fleet")
     return None
 
 

@@ -27,7 +27,7 @@ from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import values
+from workbench.rulesets.eto import sea_transport, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.hq_limits import (  # noqa: F401 - the HQ limits, here and for callers
     box_allows_hq,
@@ -64,6 +64,19 @@ def in_radius(state: State, hq: Unit, label: str) -> bool:
     if not (hm.has_hex(hq.location) and hm.has_hex(label)):
         return False
     return int(hm.grid.distance(hm.index(hq.location), hm.index(label))) <= values.command_radius(state, hq)
+
+
+def active_hq_reaches(state: State, side: str, label: str) -> bool:
+    """ETO-10.5/22.1: ``label`` is within the command radius of an HQ active in ``side``'s
+    current offensive (an air unit aboard may debark there during the offensive)."""
+    off = state.markers.get("offensive") or {}
+    if off.get("side") != side:
+        return False
+    return any(in_radius(state, state.unit(h), label) for h in off.get("hqs", []) if h in state.units_by_id)
+
+
+if active_hq_reaches not in sea_transport.HQ_REACH:
+    sea_transport.HQ_REACH.append(active_hq_reaches)
 
 
 class MoveHQOrder(OrderKind):

@@ -181,13 +181,16 @@ def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan, strict:
     return chosen
 
 
-def carrier_strikes(state: State, sides: dict[str, list[Unit]]) -> list[dict[str, Any]]:
+def carrier_strikes(state: State, sides: dict[str, list[Unit]], *, only: str | None = None) -> list[dict[str, Any]]:
     """ETO-9.0: the naval air on an undamaged CV in the battle attacks the enemy ships before any
-    gunfire (air-naval combat, 16.0)."""
+    gunfire (air-naval combat, 16.0).  ``only``: just that side's air strikes (8.7: the air of an
+    evaded group in an ungridded space)."""
     from workbench.rulesets.eto import air_naval, air_units
 
     out = []
     for side, ships in sides.items():
+        if only is not None and side != only:
+            continue
         enemy = [u for s, us in sides.items() if s != side for u in _afloat(state, us)]
         cvs = {u.id for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)}
         for air in air_units.air_units(state, side):

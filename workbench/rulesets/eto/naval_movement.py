@@ -314,7 +314,7 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
         if why:
             return why
     units = final
-    if not to_port and (values.on_map_label(end) or end in state.map.sea_areas):
+    if not to_port and values.on_map_label(end):  # 11.1: "they can occupy the same area as other friendly units"
         others = [u for u in naval_units.naval_units(state, side, end) if u not in units and not naval_units.in_port(u)]
         subs = [u for u in [*units, *others] if naval_units.is_submarine(state, u)]
         if subs and len(others) + len(units) > 1 and not to_port:

@@ -94,13 +94,16 @@ def groups_why_not(state: State, stack: list[Unit], groups: list[list[Unit]]) ->
 
     Splitting needs six or more ships; each group has at least three ships (fewer only when
     the whole stack has fewer than three); each group has a unit with a gunnery rating, even
-    0 (CVs and STPs never search by themselves, 8.5); U-boats never search (8.9)."""
+    0 (CVs and STPs never search by themselves, 8.5); U-boats never search (8.9); a submarine
+    searches alone (11.3)."""
     g = rules(state)["groups"]
     ids = [u.id for grp in groups for u in grp]
     if sorted(ids) != sorted(u.id for u in stack) or len(ids) != len(set(ids)):
         return Refusal(RULE, "the searching groups must share out the intercepting stack, each unit in one group")
     if any(naval_units.is_uboat(state, u) for u in stack):
         return Refusal("ETO-8.9", "U-boats never intercept Allied naval units")
+    if len(stack) > 1 and any(naval_units.is_submarine(state, u) for u in stack):
+        return Refusal("ETO-11.3", "an SS unit always intercepts by itself, never with other naval units")
     n = naval_units.unit_count(state, stack)
     if len(groups) > 1 and n < int(g["split_from"]):
         return Refusal(RULE, f"only a stack of {g['split_from']} or more ships may split into search "
@@ -179,22 +182,36 @@ def _key(stack: list[Unit]) -> str:
     return ",".join(sorted(u.id for u in stack))
 
 
+def _sub_in_hex(state: State, group: list[Unit], target: list[Unit]) -> bool:
+    """A lone submarine searching for a stack that stands in a hex (not an area space)."""
+    return (len(group) == 1 and naval_units.is_submarine(state, group[0]) and bool(target)
+            and values.on_map_label(target[0].location))
+
+
 def note_search(state: State, group: list[Unit], target: list[Unit], ok: bool) -> None:
     rec = _record(state)
     rec["pairs"].append([_key(group), _key(target)])
     if ok:
         rec["found"].extend(u.id for u in group)
+    if _sub_in_hex(state, group, target):
+        rec.setdefault("sub_hex", []).append(_key(target))  # 11.3: one submarine per stack in a hex
 
 
 def may_search_why_not(state: State, group: list[Unit], target: list[Unit]) -> Refusal | None:
     """ETO-8.5: "A group can search for a given enemy stack only once per step"; "Once a naval
-    unit finds an enemy stack, it cannot search anymore during that step"."""
+    unit finds an enemy stack, it cannot search anymore during that step".  ETO-11.3: "More than
+    one SS unit can try to intercept an enemy stack in the same area, but not in the same hex"
+    (ruling: a stack in a hex is tried for by one submarine a step, a stack in an area by any
+    number, each alone)."""
     rec = _record(state)
     done = set(rec["found"]) & {u.id for u in group}
     if done:
         return Refusal("ETO-8.5", f"{', '.join(sorted(done))} already found an enemy stack this step")
     if [_key(group), _key(target)] in rec["pairs"]:
         return Refusal("ETO-8.5", "this group already searched for that enemy stack this step")
+    if _sub_in_hex(state, group, target) and _key(target) in rec.get("sub_hex", []):
+        return Refusal("ETO-11.3", "several submarines may try for an enemy stack in the same area, but not in "
+                                   "the same hex: a submarine already tried for this stack in its hex this step")
     return None
 
 

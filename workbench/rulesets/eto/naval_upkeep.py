@@ -3,8 +3,11 @@
 At the end of the End phase's naval movement every naval unit not in a friendly port must be
 paid for: 1 EP per sea area (a coastal hex counts in its home area) holding the nation's units at sea, 2 EPs where it has more than 8;
 nothing for units in a convoy escort box or that did strategic warfare this turn (U-boats,
-raiders).  A nation that cannot pay marks those units out of supply (33.8).  Minor allies'
-ships are paid by their major partner.  Numbers: ``tables/naval_movement.toml [upkeep]``.
+raiders).  A nation that cannot pay marks those units out of supply (33.8), and with them every
+unit embarked in the stack (10.3), which then suffers 33.5's attrition while it stays marked.
+The marker comes off at the end of the phase in which the ships are in a friendly port (33.8).
+Minor allies' ships are paid by their major partner.  Numbers: ``tables/naval_movement.toml
+[upkeep]``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import convoys, naval_units, ports, sea_spaces, values
+from workbench.rulesets.eto import convoys, naval_units, ports, sea_spaces, sea_transport, values
 
 RULE = "ETO-7.6"
 
@@ -58,6 +61,56 @@ def pay(state: State, *_: Any) -> None:
         else:
             for u in units:
                 u.props["oos"] = True
+            for c in embarked(state, units):  # 10.3: the cargo of a stack marked OOS is OOS too
+                if not c.props.get("oos"):
+                    c.props["oos"], c.props["oos_since"] = True, state.turn_label
+                    state.emit("out_of_supply", side=c.side, rule="ETO-10.3", unit=c.id,
+                               text=f"{c.id} is embarked in a stack marked out of supply: it is out of supply too")
             state.emit("naval_upkeep", side=units[0].side, rule="ETO-33.8", nation=major, eps=0, at=space,
                        text=f"{major} cannot pay {cost} EP(s) for its ships at sea in {space}: they are marked "
                             "out of supply")
+
+
+def embarked(state: State, ships: list[Unit]) -> list[Unit]:
+    """The units aboard ``ships`` (10.1: cargo stands at ``aboard:<ship id>``)."""
+    ids = {u.id for u in ships}
+    return sorted((u for u in state.units_by_id.values() if sea_transport.is_aboard(u) and u.props.get("aboard") in ids),
+                  key=lambda u: u.id)
+
+
+def clear_in_port(state: State, *_: Any) -> list[str]:
+    """ETO-33.8: "Out of supply markers are removed from naval units at the end of the phase in
+    which the naval units enter a friendly port" (their cargo's with them, 10.3)."""
+    cleared = []
+    for u in sorted(state.units_by_id.values(), key=lambda x: x.id):
+        if not (u.props.get("oos") and naval_units.is_naval(state, u) and naval_units.in_port(u)
+                and ports.friendly(state, u.side, u.location)):
+            continue
+        for x in [u, *embarked(state, [u])]:
+            x.props.pop("oos", None)
+            x.props.pop("oos_since", None)
+            cleared.append(x.id)
+        state.emit("supplied", side=u.side, rule="ETO-33.8", unit=u.id,
+                   text=f"{u.id} is in a friendly port at {u.location}: its out of supply marker is removed")
+    return cleared
+
+
+def embarked_attrition(state: State, *_: Any) -> list[str]:
+    """ETO-10.3/33.5: at the End phase's Supply step, a unit embarked in a stack still marked out
+    of supply since an earlier turn loses a step (a one-step or depleted unit is lost at sea, to
+    the force pool)."""
+    hit = []
+    for u in sorted(state.units_by_id.values(), key=lambda x: x.id):
+        if not (sea_transport.is_aboard(u) and u.props.get("oos")) or u.props.get("oos_since") == state.turn_label:
+            continue
+        ship = sea_transport.carrier_of(state, u)
+        if ship is None or not ship.props.get("oos"):
+            continue
+        hit.append(u.id)
+        if values.steps_left(state, u) >= 2 and values.unit_class(state, u) != "paratroop":
+            u.reduced = True
+            state.emit("depleted", side=u.side, rule="ETO-33.5", unit=u.id, at=ship.location,
+                       text=f"{u.id} loses a step: still out of supply aboard {ship.id}")
+        else:
+            sea_transport.lose_cargo(state, u, "ETO-33.5", f": still out of supply aboard {ship.id}")
+    return hit

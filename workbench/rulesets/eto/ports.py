@@ -141,3 +141,38 @@ def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
 
 if on_land_entry not in ENTRY_HOOKS:
     ENTRY_HOOKS.append(on_land_entry)
+
+
+def evacuate_closed_boxes(state: State, *_: Any) -> list[str]:
+    """ETO-7.8: "If this condition cannot be met, the UK player must evacuate the [Iraq] box and
+    cannot use it again until he regains an edge hex."  At the end of the Naval and Air phase
+    (the UK's chance to sail, lift and fly out), a side's ships still in a port box it may no
+    longer use (``edge_control`` in ``tables/naval_movement.toml [boxes]``) are put out into the
+    box's sea space with whatever they carry; its land and air units left there, with no ship to
+    carry them, are eliminated (ruling in docs/rulings-eto.md)."""
+    from workbench.rulesets.eto import air_units, losses
+
+    moved: list[str] = []
+    if not naval_units.in_play(state):
+        return moved
+    for box in PORT_BOXES:
+        if box not in state.map.boxes or not sea_spaces.box_rules(state, box).get("edge_control"):
+            continue
+        sea = [x for x in state.map.boxes[box].links if x in state.map.sea_areas]
+        for side in ("axis", "allies"):
+            here = [u for u in state.units_by_id.values() if u.location == box and u.side == side]
+            if not here or sea_spaces.box_open(state, side, box):
+                continue
+            for u in sorted(here, key=lambda x: x.id):
+                if naval_units.is_naval(state, u) and sea:
+                    u.location = sea[0]
+                    u.props.pop("in_port", None)
+                    moved.append(u.id)
+                    state.emit("evacuated", side=side, rule="ETO-7.8", at=sea[0],
+                               text=f"{u.id} must evacuate the {box}: put out into the {sea[0]}")
+                elif air_units.is_air(state, u):
+                    air_units.eliminate(state, u, "ETO-7.8", f": left in the {box} when it had to be evacuated")
+                else:
+                    losses.eliminate(state, u, "ETO-7.8", f": left in the {box} when it had to be evacuated",
+                                     box=values.FORCE_POOL)
+    return moved

@@ -59,7 +59,7 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     paradrop,
     politics,
-    ports,  # noqa: F401 - registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     rail,
     reaction,
     reaction_attack,
@@ -161,14 +161,16 @@ class ETORuleset(ETOFace, Ruleset):
         p["resolve:exit"] = self._end_attack_sequence
         p["paradrops"] = paradrop.resolve_drops  # 4A-E (19.2)
         p["movement/move:exit"] = self._end_movement
-        p["end/second-naval:exit"] = naval_upkeep.pay  # 7.6: ships at sea cost EPs
-        p["naval-air:exit"] = sea_transport.end_evacuations  # 10.7
+        p["end/second-naval:exit"] = self._end_naval_movement  # 33.8, 7.6: ships at sea cost EPs
+        p["naval-air"] = sea_transport.note_phase_start  # 10.4: where units stand as the phase begins
+        p["naval-air:exit"] = self._end_naval_air  # 10.7, 7.8
         p[naval_interception.SETTLE] = naval_interception.settle  # 8.2: the voyage goes on
+        p[naval_interception.COUNTER_SETTLE] = naval_interception.counter_settle  # 8.2: counter-interception
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         p["naval-air/sides/first-naval-movement:exit"] = self._naval_movement_over
         p["end/second-naval/sail:exit"] = air_flights.return_all  # 14.1: interceptors of ships go home
         p["naval-air/sides/naval-attacks:exit"] = naval_search.clear_step  # 8.5: once per step
-        p["end/supply"] = supply.supply_step
+        p["end/supply"] = self._supply_step
         p["end/replenishment"] = replenishment.begin
         p["end/replenishment:exit"] = replenishment.end
         p["end/command-status"] = self._command_status
@@ -446,6 +448,7 @@ class ETORuleset(ETOFace, Ruleset):
         off = state.markers.pop("offensive", None) or {}
         side = off.get("side") or state.phasing
         commitment.end_offensive(state, side)
+        sea_transport.end_offensive_debarks(state)  # 10.5: air units debarked in the offensive land, PC
         for u in state.units_by_id.values():
             for k in OFFENSIVE_PROPS:
                 u.props.pop(k, None)
@@ -454,6 +457,26 @@ class ETORuleset(ETOFace, Ruleset):
             apply_front(state, side)
             supply.refresh_markers(state)
             state.emit("offensive_end", side=side, rule="ETO-20.0", text=f"{side} offensive ends")
+
+    def _end_naval_air(self, state: State, step: Step) -> None:
+        """The end of the Naval and Air phase: evacuations by sea end (ETO-10.7), a port box that
+        may no longer be used is evacuated (ETO-7.8), ships in a friendly port lose their out of
+        supply markers (ETO-33.8)."""
+        sea_transport.end_evacuations(state, step)
+        ports.evacuate_closed_boxes(state, step)
+        naval_upkeep.clear_in_port(state, step)
+
+    def _end_naval_movement(self, state: State, step: Step) -> None:
+        """The end of the End phase's naval movement: ships in a friendly port lose their out of
+        supply markers (ETO-33.8), then ships at sea are paid for or marked (ETO-7.6, 10.3)."""
+        naval_upkeep.clear_in_port(state, step)
+        naval_upkeep.pay(state, step)
+
+    def _supply_step(self, state: State, step: Step) -> None:
+        """End phase Step 2: land supply (ETO-33.3-33.5) and the attrition of units embarked in a
+        stack out of supply (ETO-10.3)."""
+        supply.supply_step(state, step)
+        naval_upkeep.embarked_attrition(state, step)
 
     def _end_movement(self, state: State, step: Step) -> None:
         side = state.phasing

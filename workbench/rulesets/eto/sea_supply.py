@@ -21,7 +21,7 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import naval_units, ports, sea_transport, supply, values
+from workbench.rulesets.eto import naval_units, ports, sea_spaces, sea_transport, supply, values
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-32.5"
@@ -91,6 +91,18 @@ def entry_why_not(state: State, side: str, units: list[Unit], port: str) -> Refu
     return None
 
 
+def _box_why_not(state: State, nation: str, box: str) -> Refusal | None:
+    """ETO-7.8/32.2: the Canada, Capetown and India boxes "can generate UK supply markers", the
+    US box US and UK ones once the US is at war; the Iraq box "cannot generate supply markers"
+    (``supply_for`` in ``tables/naval_movement.toml [boxes]``)."""
+    who = sea_spaces.box_rules(state, box).get("supply_for", [])
+    if not who:
+        return Refusal("ETO-7.8", f"the {box} cannot generate supply markers")
+    if nation not in who:
+        return Refusal("ETO-7.8", f"the {box} generates supply markers for {' and '.join(who)} only, not {nation}")
+    return None
+
+
 def load_why_not(state: State, side: str, carriers: list[Unit], n: int, source: str | None = None) -> Refusal | None:
     """ETO-32.5: markers embark in a friendly port with a land supply line to a source, or are
     converted from ``n`` supply markers at ``source``, a port the loading port is linked to by a
@@ -106,7 +118,11 @@ def load_why_not(state: State, side: str, carriers: list[Unit], n: int, source: 
             return Refusal(RULE, f"{c.id} is not a friendly STP marker, DD or CL")
         if naval_units.is_stp(state, c) and c.props.get("stp_task") == state.turn_label:
             return Refusal("ETO-10.0", f"{c.id} already did a task this monthly turn")
-    if not ports.friendly(state, side, at) or ports.size(state, at) not in ("minor", "major"):
+    if at in ports.PORT_BOXES:
+        why = _box_why_not(state, carriers[0].nation, at)
+        if why:
+            return why
+    elif not ports.friendly(state, side, at) or ports.size(state, at) not in ("minor", "major"):
         return Refusal(RULE, f"supply markers embark in a friendly port; {at} is not one")
     if source is not None:
         if source == at:
@@ -119,7 +135,7 @@ def load_why_not(state: State, side: str, carriers: list[Unit], n: int, source: 
             return Refusal(RULE, "air supply markers can never be converted to supply markers")
         if not linked(state, side, source, at):
             return Refusal(RULE, f"no land supply line joins {source} and {at}: its marker cannot be converted there")
-    elif not land_line(state, carriers[0].nation, side, at):
+    elif at not in ports.PORT_BOXES and not land_line(state, carriers[0].nation, side, at):
         return Refusal(RULE, f"{at} has no land supply line to a supply source")
     lift = sea_transport.lift(state, sea_transport.carriers_at(state, side, at))
     need = sea_transport.needed_in(state, side, at) + n

@@ -17,6 +17,7 @@ The numbers are ``tables/sea_transport.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
@@ -194,6 +195,9 @@ def embark_why_not(state: State, side: str, carriers: list[Unit], units: list[Un
             return Refusal(RULE, f"{u.id} is already aboard {u.props.get('aboard')}")
         if u.location != space:
             return Refusal("ETO-10.4", f"{u.id} is at {u.location}, not with the carriers at {space}")
+        if mission != "evacuation" and not _began_phase_at(state, u, space):
+            return Refusal("ETO-10.4", f"{u.id} was not at {space} at the start of the Naval and Air phase: units "
+                                       "embark only in the port they occupied then")
         r = may_carry_why_not(state, u, mission, dd_cl=dd_cl)
         if r:
             return r
@@ -258,7 +262,8 @@ def note_voyage(state: State, carrier: Unit, mp: int) -> None:
 
 def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     """ETO-10.5: into the carrier's hex, a friendly one; in the End phase a port only; air units
-    into a friendly port with basing room, never during an offensive here."""
+    into a friendly port with basing room, during an offensive only within range of the active
+    HQ (they land at its conclusion)."""
     if not is_aboard(u):
         return Refusal("ETO-10.5", f"{u.id} is not aboard a ship")
     at = space_of(state, u)
@@ -271,12 +276,16 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     if phase == "end" and not port:
         return Refusal("ETO-10.5", "units debarking in the End phase must debark in a port hex")
     if air_units.is_air(state, u):
-        if phase == "offensive":
-            return Refusal("ETO-10.5", "air units debark in the Movement or End phase (or at the end of an offensive)")
         from workbench.rulesets.eto import airbases
 
         if not port:
             return Refusal("ETO-10.5", "air units debark only into a friendly port hex")
+        if phase == "offensive":
+            if u.props.get("debark_at_end"):
+                return Refusal("ETO-10.5", f"{u.id} already debarks at the conclusion of this offensive")
+            if not _active_hq_reaches(state, u.side, at):
+                return Refusal("ETO-10.5", f"an air unit debarks during an offensive only within range of the active "
+                                           f"HQ; {at} is not")
         return airbases.may_base_why_not(state, u, at)
     if phase == "offensive" and not u.props.get("in_offensive") and values.is_land_unit(state, u):
         return Refusal("ETO-10.5", f"{u.id} is not activated for this offensive")
@@ -294,10 +303,45 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
     return None
 
 
+PHASE_START = "naval_air_start"  # state.markers: where the land and air units stood as the phase began
+
+
+def note_phase_start(state: State, *_: Any) -> None:
+    """ETO-10.4: "All units embarked by a single STP marker must occupy the same friendly port at
+    the start of the Naval and Air phase": where every land and air unit stands as it begins."""
+    state.markers[PHASE_START] = {"turn": state.turn_label, "at": {
+        u.id: u.location for u in state.units_by_id.values()
+        if values.is_land_unit(state, u) or air_units.is_air(state, u)}}
+
+
+def _began_phase_at(state: State, u: Unit, space: str) -> bool:
+    """ETO-10.4: ``u`` stood at ``space`` when this turn's Naval and Air phase began (True when
+    no record of this turn's phase start exists)."""
+    rec = state.markers.get(PHASE_START) or {}
+    if rec.get("turn") != state.turn_label:
+        return True
+    return rec["at"].get(u.id) == space
+
+
+# hq.py registers: is a hex within range of an HQ active in the side's offensive (22.1)?
+HQ_REACH: list[Callable[[State, str, str], bool]] = []
+
+
+def _active_hq_reaches(state: State, side: str, at: str) -> bool:
+    """ETO-10.5: ``at`` is within range of an HQ active in ``side``'s current offensive."""
+    return any(f(state, side, at) for f in HQ_REACH)
+
+
 def debark(state: State, u: Unit, phase: str) -> None:
     """ETO-10.5: the unit lands in the carrier's hex.  In a friendly port free of enemy ZOC it may
-    move one more hex this phase; elsewhere, in the End phase, or if it attacks, it stays."""
+    move one more hex this phase; elsewhere, in the End phase, or if it attacks, it stays.  An air
+    unit debarked during an offensive lands at its conclusion (:func:`end_offensive_debarks`)."""
     at = space_of(state, u)
+    if phase == "offensive" and air_units.is_air(state, u):
+        u.props["debark_at_end"] = True
+        state.emit("debark_declared", side=u.side, rule="ETO-10.5", unit=u.id, at=at,
+                   text=f"{u.id} will debark at {at} at the conclusion of the offensive")
+        return
     i = state.map.index(at)
     can_move = phase != "end" and is_port(state, at) and not zoc(state, values.other(u.side))[i]
     u.location = at
@@ -308,6 +352,25 @@ def debark(state: State, u: Unit, phase: str) -> None:
     state.emit("debarked", side=u.side, rule="ETO-10.5",
                text=f"{u.id} debarks at {at}" + ("" if can_move else " and may not leave it this phase"),
                unit=u.id, at=at)
+
+
+def end_offensive_debarks(state: State) -> list[str]:
+    """ETO-10.5: "The air unit debarks at the conclusion of the offensive and is marked PC" (if
+    its port is still friendly with room; else it stays aboard)."""
+    from workbench.rulesets.eto import commitment
+
+    landed = []
+    for u in sorted(state.units_by_id.values(), key=lambda x: x.id):
+        if not u.props.pop("debark_at_end", None) or not is_aboard(u):
+            continue
+        if debark_why_not(state, u, "movement") is not None:
+            state.emit("debark_cancelled", side=u.side, rule="ETO-10.5", unit=u.id,
+                       text=f"{u.id} cannot debark at {space_of(state, u)} after all: it stays aboard")
+            continue
+        debark(state, u, "end")
+        u.props["commit"] = commitment.PC
+        landed.append(u.id)
+    return landed
 
 
 def debark_limit(state: State, u: Unit) -> int | None:
@@ -342,12 +405,12 @@ def check_lift(state: State, side: str, space: str, rule: str = "ETO-10.9") -> l
             break
         if values.unit_class(state, u) in ("hq", "general") and fleet_left:
             continue
-        _lose_cargo(state, u, rule, f" aboard at {space}: too few STPs left")
+        lose_cargo(state, u, rule, f" aboard at {space}: too few STPs left")
         gone.append(u.id)
     return gone
 
 
-def _lose_cargo(state: State, u: Unit, rule: str, why: str) -> None:
+def lose_cargo(state: State, u: Unit, rule: str, why: str) -> None:
     """A unit lost at sea goes to the force pool (it was not in its home country, 27.7)."""
     for k in ("aboard", "sea_mission", "sea_mp", "embark_no", "embarked_from"):
         u.props.pop(k, None)
@@ -367,7 +430,7 @@ def on_sink(state: State, ship: Unit, space: str) -> None:
     fleet = naval_units.naval_units(state, ship.side, space)
     if not fleet:
         for u in sorted(cargo, key=lambda x: x.id):
-            _lose_cargo(state, u, "ETO-10.9", f": every ship carrying it at {space} was sunk")
+            lose_cargo(state, u, "ETO-10.9", f": every ship carrying it at {space} was sunk")
         return
     heir = sorted(fleet, key=lambda c: (not naval_units.is_stp(state, c), c.id))[0]
     for u in cargo:
@@ -392,7 +455,7 @@ def end_evacuations(state: State, *_: Any) -> list[str]:
         if is_port(state, at) and _friendly(state, u.side, at) and int(u.props.get("sea_mp", 0)) <= limit:
             u.props["sea_mission"] = "transport"
             continue
-        _lose_cargo(state, u, "ETO-10.7", " : the evacuation did not end in a friendly port within 12 naval MP")
+        lose_cargo(state, u, "ETO-10.7", " : the evacuation did not end in a friendly port within 12 naval MP")
         gone.append(u.id)
     return gone
 

@@ -419,12 +419,19 @@ def restore_from_marker(state: State, unit: Unit, why: str) -> bool:
     return True
 
 
+def assault_supplied(state: State, unit: Unit) -> bool:
+    """ETO-32.7: "Units making an amphibious assault are automatically in supply for the remainder
+    of that turn.  They are not marked out of supply at the end of the turn" (``props.assaulted``,
+    set by :mod:`amphibious` when the assault is rolled)."""
+    return unit.props.get("assaulted") == state.turn_label
+
+
 def in_supply_for_effects(state: State, unit: Unit) -> bool:
     """Supply as the penalties see it (33.0, 33.6): marked units are out; unmarked units in
     cities, and armor supplied at activation for this offensive, are in."""
     if unit.props.get("oos"):
         return False
-    if unit.props.get("supplied_offensive"):
+    if unit.props.get("supplied_offensive") or assault_supplied(state, unit):
         return True
     if values.on_map(unit) and terrain_arrays(state).city[state.map.index(unit.location)]:
         return True
@@ -464,7 +471,7 @@ def supply_step(state: State, step: Any) -> None:
         by_marker = marker_supply(state, side, cut)
         for u in mine:
             if reach(state, u.nation, u.side)[state.map.index(u.location)] >= 0 or u.id in by_marker \
-                    or u.id in by_fort or u.props.get("amphibious_supplied"):
+                    or u.id in by_fort or assault_supplied(state, u):
                 if u.props.pop("oos", None):
                     state.emit("supplied", side=side, rule="ETO-33.4", text=f"{u.id} is back in supply",
                                unit=u.id)

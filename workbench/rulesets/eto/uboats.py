@@ -254,6 +254,7 @@ class MergeSubsOrder(OrderKind):
             s.props["pool_of"] = "GE"
         boat.location, boat.reduced = at, False
         boat.props.pop("pool_of", None)
+        boat.props.pop("schnorkel", None)  # 5.9: subs are never converted back into schnorkel U-boats
         boat.props["in_port"] = True
         state.emit("converted", side="axis", rule=self.rule, at=at,
                    text=f"{', '.join(s.id for s in subs)} traded for {boat.id} at {at}")
