@@ -84,6 +84,9 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
             " (an ATP marker flies transport orders, or changes base, 18.1)" if air_units.is_atp(state, u) else ""))
     if not values.on_map(u) or air_units.airborne(u):
         return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
+    if u.props.get("debarked") == state.turn_label:
+        return Refusal("ETO-10.5", f"{u.id} debarked in {u.location} this turn: an air unit debarked in a port "
+                       "cannot move from that port for the duration of the turn")
     if u.props.get("overstacked") and mission != "change_base":
         return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
     why = naval_air_why_not(state, u)
