@@ -422,3 +422,32 @@ def test_eto_7_8_the_iraq_box_is_evacuated_when_the_last_edge_hex_is_lost(tmp_pa
     assert u["UK-inf2"].location == values.FORCE_POOL
     why = naval_movement.sail_why_not(s, "allies", [u["UK-DD"]], [box], True)
     assert why is not None and why.rule == "ETO-7.8"
+
+
+def test_eto_46_2_axis_stps_keep_to_their_own_seas_until_suez_or_gibraltar_falls(tmp_path):
+    """46.2 (optional): "German STPs cannot be used in the Mediterranean Sea until the Axis controls
+    either the Suez Canal or Gibraltar.  Italian STPs cannot be used outside the Mediterranean";
+    Gibraltar is both inside and outside."""
+    from eto_kit import scenario_text
+
+    from workbench.engine import load_scenario
+    from workbench.rulesets.eto import control as ctl
+    from workbench.rulesets.eto import historical
+
+    path = tmp_path / "eto-46-2.toml"
+    path.write_text(scenario_text([unit("GE-stp", "GE", "stp", "Bay of Biscay", props={"points": 2}),
+                                   unit("IT-stp", "IT", "stp", "Tyrrhenian Sea", props={"points": 2})],
+                                  west=True, options={"naval": True, "optional_rules": ["ETO-46.2"]}))
+    s = load_scenario(path).new_state(seed=1)
+    ge, it = s.unit("GE-stp"), s.unit("IT-stp")
+    gib = s.map.hex_of("Gibraltar")
+    assert historical.stp_why_not(s, [ge], ["Western Mediterranean"]).rule == "ETO-46.2"
+    assert historical.stp_why_not(s, [ge], [gib]) is None  # Gibraltar is both
+    assert "leave the Mediterranean" in historical.stp_why_not(s, [it], ["Bay of Biscay"]).why
+    assert historical.stp_why_not(s, [it], ["Central Mediterranean"]) is None
+    ctl.control(s)[s.map.index(gib)] = ctl.AXIS  # the Axis holds Gibraltar: lifted
+    assert historical.stp_why_not(s, [ge], ["Western Mediterranean"]) is None
+    path2 = tmp_path / "eto-46-2-off.toml"
+    path2.write_text(path.read_text().replace('optional_rules = ["ETO-46.2"]', "optional_rules = []"))
+    s2 = load_scenario(path2).new_state(seed=1)
+    assert historical.stp_why_not(s2, [s2.unit("GE-stp")], ["Western Mediterranean"]) is None

@@ -26,6 +26,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     convoys,
     fleets,
+    historical,
     naval_combat,
     naval_units,
     ports,
@@ -295,6 +296,9 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
             if why:
                 return why
     why = straits.why_not(state, side, units, start, path)
+    if why:
+        return why
+    why = historical.stp_why_not(state, units, path)  # 46.2 (optional)
     if why:
         return why
     end = path[-1]
