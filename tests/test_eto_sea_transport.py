@@ -280,7 +280,9 @@ def test_eto_10_5_an_air_unit_debarks_at_the_end_of_an_offensive_marked_pc(tmp_p
     s.game.ruleset.procedures["offensive/unit-status"](s, None)
     assert f.location == DOVER and f.props.get("commit") == "PC" and not sea_transport.is_aboard(f)
     assert sea_transport.is_aboard(f2)
-    from workbench.rulesets.eto import air_missions  # "cannot move from that port for the duration of the turn"
+    from workbench.rulesets.eto import (
+        air_missions,  # "cannot move from that port for the duration of the turn"
+    )
 
     assert air_missions.unit_why_not(s, "allies", f, "change_base").rule == "ETO-10.5"
 
