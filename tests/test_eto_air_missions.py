@@ -480,3 +480,34 @@ def test_eto_13_6_the_first_plane_picks_up_the_second_on_its_base(tmp_path):
     s.apply({"kind": "end_step"})
     assert events(s, "installation_bombing")[-1]["data"]["hex"] == DOVER
     assert (b.location, f1.location) == (FRANKFURT, CALAIS)   # each home to its own base
+
+
+def test_eto_46_5_the_home_fighter_stays_over_britain_and_comes_first(tmp_path):
+    """46.5 (optional): "the UK must keep one full-strength fighter unit in the United Kingdom ...
+    quality of 3 ... can only fly missions over home country hexes ... If the fighter is depleted
+    or eliminated, it must be rebuilt or replaced before any other British air steps can be
+    constructed or rebuilt.\""""
+    from eto_kit import scenario_text
+
+    from workbench.engine import load_scenario
+    from workbench.rulesets.eto import historical
+
+    london, calais = "02948", "03049"
+    path = tmp_path / "eto-46-5.toml"
+    path.write_text(scenario_text([unit("UK-F1", "UK", "fighter", london), unit("UK-F2", "UK", "fighter", london),
+                                   unit("UK-B", "UK", "bomber", "Force pool")],
+                                  west=True, options={"air": True, "optional_rules": ["ETO-46.5"]}))
+    s = load_scenario(path).new_state(seed=1)
+    hf = historical.home_fighter(s)
+    assert hf.id == "UK-F1"
+    assert historical.fc_mission_why_not(s, [hf], [london, s.map.hex_of("Dover")]) is None
+    why = historical.fc_mission_why_not(s, [hf], [london, calais])
+    assert why.rule == "ETO-46.5" and "flies only over the United Kingdom" in why.why
+    assert historical.fc_mission_why_not(s, [s.unit("UK-F2")], [calais]) is None  # any other fighter may go
+    s.unit("UK-F2").props["home_fighter"] = True  # the player designates another
+    assert historical.home_fighter(s).id == "UK-F2"
+    for u in ("UK-F1", "UK-F2"):
+        s.unit(u).reduced = True  # both depleted: no full-strength home fighter
+    assert historical.home_fighter(s) is None
+    assert historical.fc_build_why_not(s, s.unit("UK-B")).rule == "ETO-46.5"
+    assert historical.fc_build_why_not(s, s.unit("UK-F1")) is None  # rebuilding it comes first

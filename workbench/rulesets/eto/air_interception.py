@@ -26,7 +26,15 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_combat, air_flights, air_units, airbases, commitment, values
+from workbench.rulesets.eto import (
+    air_combat,
+    air_flights,
+    air_units,
+    airbases,
+    commitment,
+    historical,
+    values,
+)
 from workbench.rulesets.eto.weather import air_grounded
 
 RULE = "ETO-14.1"
@@ -56,6 +64,9 @@ def interceptor_why_not(state: State, u: Unit, fl: dict[str, Any]) -> Refusal | 
     at = fl["at"]
     if u.side == fl["side"] or not air_units.is_air(state, u):
         return Refusal("ETO-14.0", f"{u.id} is not an enemy air unit of the flight")
+    why = historical.fc_mission_why_not(state, [u], [at])  # 46.5: the home fighter stays over Britain
+    if why:
+        return why
     if not air_units.has_quality(state, u):
         return Refusal("ETO-14.0", f"{u.id} is a bomber; bombers intercept only naval units")
     if air_units.airborne(u) or not values.on_map(u):

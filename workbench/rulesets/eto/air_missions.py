@@ -36,6 +36,7 @@ from workbench.rulesets.eto import (
     airbases,
     combat,
     commitment,
+    historical,
     installation_bombing,
     values,
 )
@@ -318,6 +319,7 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
             prev = stop
         for u in units:
             refuse(airbases.may_base_why_not(state, u, to))
+        refuse(historical.fc_mission_why_not(state, units, [start, *path]))  # 46.5 (optional)
         if len(units) > 1 and airbases.capacity(state, to) - airbases.load(state, to, side) < len(units):
             raise IllegalOrder("ETO-13.4", f"{to} has room for {airbases.capacity(state, to) - airbases.load(state, to, side)} "
                                            "more air units")
@@ -326,4 +328,5 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     if not isinstance(path, list) or not path and start != to or (path and path[-1] != to):
         raise IllegalOrder("ETO-13.0", f"the path must end on the target {to}")
     refuse(path_why_not(state, side, start, path, rng))
+    refuse(historical.fc_mission_why_not(state, units, list(path)))  # 46.5 (optional)
     return units, mission, list(path), [], side

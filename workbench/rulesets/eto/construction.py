@@ -50,7 +50,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import stacking, suez, supply, values
+from workbench.rulesets.eto import historical, stacking, suez, supply, values
 from workbench.rulesets.eto.command import spendable, track
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.losses import FORCE_POOL
@@ -335,6 +335,9 @@ class BuildOrder(OrderKind):
                 return Refusal("ETO-37.1", f"{major} has no positive EPs")
             if spendable(state, major) < cost:
                 return Refusal("ETO-37.1", f"{major} cannot pay {cost} EPs (no deficit spending)")
+        why = historical.fc_build_why_not(state, unit)  # 46.5 (optional)
+        if why:
+            return why
         cls = values.unit_class(state, unit)
         if cls == "partisan":
             return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))

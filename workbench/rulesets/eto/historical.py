@@ -1,7 +1,9 @@
-"""Optional historical restrictions that act on ships (ETO-46.2).
+"""Optional historical restrictions on ships and aircraft (ETO-46.2, 46.5).
 
 46.2: until the Axis controls the Suez Canal or Gibraltar, German STPs stay out of the
-Mediterranean and Italian STPs inside it (Gibraltar counts as both).  Asked by the sail order.
+Mediterranean and Italian STPs inside it (Gibraltar counts as both); asked by the sail order.
+46.5: the British home fighter flies only over the United Kingdom and is rebuilt first; asked
+by the fly and intercept orders and by construction.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import control as ctl
-from workbench.rulesets.eto import naval_units, politics, sea_spaces
+from workbench.rulesets.eto import naval_units, politics, sea_spaces, values
 
 RULE = "ETO-46.2"
 
@@ -57,3 +59,60 @@ def stp_why_not(state: State, units: list[Unit], spaces: list[str]) -> Refusal |
             return Refusal(RULE, f"Italian STPs may not leave the Mediterranean ({space}) until the Axis controls "
                            "the Suez Canal or Gibraltar")
     return None
+
+
+# --- 46.5: British Fighter Command --------------------------------------------------------------
+
+FC_RULE = "ETO-46.5"
+
+
+def _fc(state: State) -> dict[str, Any]:
+    return politics.table(state)["fighter_command"]
+
+
+def _in_home(state: State, label: str | None) -> bool:
+    hm = state.map
+    return bool(label) and hm.has_hex(label) and bool(ctl.home_mask(state, _fc(state)["nation"])[hm.index(label)])
+
+
+def home_fighter(state: State) -> Unit | None:
+    """46.5: the home fighter: a full-strength quality-3 British fighter based in the United
+    Kingdom -- the one marked ``props.home_fighter`` if it still qualifies, else the first by id
+    (the kernel designates for the player)."""
+    from workbench.rulesets.eto import air_units
+
+    t = _fc(state)
+    ok = [u for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
+          if u.nation == t["nation"] and u.type == t["type"] and not u.reduced
+          and air_units.quality(state, u) >= int(t["quality"]) and _in_home(state, u.location)]
+    marked = [u for u in ok if u.props.get("home_fighter")]
+    return (marked or ok or [None])[0]
+
+
+def fc_mission_why_not(state: State, units: list[Unit], spaces: list[str]) -> Refusal | None:
+    """46.5: the home fighter flies missions over home country hexes only (and so never leaves)."""
+    if not state.game.optional_rule(FC_RULE):
+        return None
+    hf = home_fighter(state)
+    if hf is None or hf not in units:
+        return None
+    away = [s for s in spaces if not _in_home(state, s)]
+    if away:
+        return Refusal(FC_RULE, f"{hf.id} is the home fighter: it flies only over the United Kingdom ({away[0]} is not)")
+    return None
+
+
+def fc_build_why_not(state: State, unit: Unit) -> Refusal | None:
+    """46.5: while no full-strength home fighter stands in the UK, the only British air steps
+    built or rebuilt are the one that restores it."""
+    from workbench.rulesets.eto import air_units
+
+    t = _fc(state)
+    if not state.game.optional_rule(FC_RULE) or unit.nation != t["nation"] or not air_units.is_air(state, unit):
+        return None
+    if home_fighter(state) is not None:
+        return None
+    if unit.type == t["type"] and int(values.value(state, unit, "quality", 0) or 0) >= int(t["quality"]):
+        return None  # a quality-3 fighter (its full side) restores the home fighter
+    return Refusal(FC_RULE, "the home fighter is depleted or gone: it must be rebuilt or replaced before any other "
+                   "British air steps")
