@@ -153,7 +153,7 @@ def test_a_side_scoped_value_outlives_the_other_sides_changes_only(toy_state):
 def test_ssa_side_scoped_caches_match_a_fresh_computation_through_a_game():
     """The SSA data cached per side (ZOC, enemy-held hexes, the land step graphs) equals a fresh
     computation after every order of a heuristic game: a cache that went stale is a rules bug."""
-    from workbench.rulesets.ssa import movement, zoc
+    from workbench.rulesets.ssa import intelligence, movement, stacking, supply, zoc
 
     game = load_scenario("ssa/valor-of-ignorance")
     state = game.new_state(seed=3)
@@ -165,10 +165,14 @@ def test_ssa_side_scoped_caches_match_a_fresh_computation_through_a_game():
     def compare(st, _order):
         nonlocal checked
         for side in (a, b):
-            for fn in (zoc.land_zoc, movement.enemy_present, movement.enemy_land_present):
+            for fn in (zoc.land_zoc, movement.enemy_present, movement.enemy_land_present, stacking.land_thirds,
+                       supply.friendly_land):
                 cached = fn(st, side).copy()
                 st.forget("ssa.")
                 assert (fn(st, side) == cached).all(), (fn.__name__, side, st.clock)
+            cached = {h: [u.id for u in us] for h, us in intelligence.enemy_stacks(st, side).items()}
+            st.forget("ssa.")
+            assert {h: [u.id for u in us] for h, us in intelligence.enemy_stacks(st, side).items()} == cached
             land = [u for u in st.units_by_id.values() if u.side == side and u.location.isdigit()
                     and u.type.endswith("division")]
             for u in land[:2]:

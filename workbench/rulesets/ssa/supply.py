@@ -64,12 +64,23 @@ def _step_graph(state: State, side: str, mech: bool | str, reverse: bool = False
                          lambda: _make_step_graph(state, side, mech, reverse), *deps)
 
 
+def friendly_land(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes holding a land unit of ``side`` (read-only).  Memoised while none of
+    ``side``'s units changes: every supply graph and box land line of a trace asks."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        out = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side == side and u.location.isdigit() and values.is_land(state, u):
+                out[hm.index(u.location)] = True
+        return out
+
+    return state.derived(("ssa.friendly_land", side), compute, side=side)
+
+
 def _make_step_graph(state: State, side: str, mech: bool | str, reverse: bool = False) -> csr_matrix:
     hm = state.map
-    friendly = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side == side and u.location.isdigit() and values.is_land(state, u):
-            friendly[hm.index(u.location)] = True
+    friendly = friendly_land(state, side)
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
     closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
         | land_water(state)
@@ -435,10 +446,7 @@ def _box_land_lines(state: State, graphs: _Graphs, points: list[SupplyPoint],
     hm = state.map
     boxes = state.ruleset.tables["holding_areas"]["boxes"]
     side = units[0].side
-    friendly = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side == side and u.location.isdigit() and values.is_land(state, u):
-            friendly[hm.index(u.location)] = True
+    friendly = friendly_land(state, side)
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
     closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
         | land_water(state)
