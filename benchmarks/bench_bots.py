@@ -36,6 +36,14 @@ BEFORE: dict[tuple[str, str, str, int], tuple[float, str]] = {
     ("eto/barbarossa-1941", "heuristic", "random", 1): (25.62, "757b7a8d681bb164"),
     ("eto/barbarossa-1941", "heuristic", "random", 2): (24.84, "6f0b8c69f1bfa44f"),
 }
+#: Games the rules changed after eb2f07f (not the speed work): the digest prefix each game has at
+#: commit 8979203 (main, ETO politics and conquest, 39.0-40.3), which a speed-up must keep.
+REFERENCE: dict[tuple[str, str, str, int], tuple[str, str]] = {
+    ("eto/barbarossa-1941", "heuristic", "heuristic", 1): ("8979203", "40cfc9f9c4e2d4c8"),
+    ("eto/barbarossa-1941", "heuristic", "heuristic", 2): ("8979203", "d4fe65ffe736a958"),
+    ("eto/barbarossa-1941", "heuristic", "random", 1): ("8979203", "ed2a8b7045b8965a"),
+    ("eto/barbarossa-1941", "heuristic", "random", 2): ("8979203", "76a5ce8702d8a861"),
+}
 #: The same, warm: each seed played again in the process after every seed was played once (the
 #: steady state of a batch worker), valor-of-ignorance only (its cold start is a large share).
 BEFORE_WARM: dict[tuple[str, str, str], float] = {
@@ -84,7 +92,10 @@ def main(argv: list[str] | None = None) -> None:
             before = [BEFORE.get((sid, *bots, s)) for s in seeds]
             known = [b for b in before if b is not None]
             old = sum(b[0] for b in known) / len(known) if len(known) == len(seeds) else None
-            same = ["?" if b is None else "yes" if b[1] == r[3] else "NO" for b, r in zip(before, runs, strict=True)]
+            digests = [REFERENCE[(sid, *bots, s)][1] if (sid, *bots, s) in REFERENCE else b[1] if b else None
+                       for s, b in zip(seeds, before, strict=True)]
+            same = ["?" if d is None else "yes" if d == r[3] else f"NO ({r[3]})"
+                    for d, r in zip(digests, runs, strict=True)]
             target = TARGET.get(sid)
             print(f"  {sid:26s} {','.join(bots):20s} {cpu:8.2f} "
                   + (f"{old:8.2f} {old / cpu:6.1f}x" if old else f"{'-':>8s} {'-':>7s}")
