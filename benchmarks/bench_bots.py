@@ -8,7 +8,14 @@ Issue #25 item 4 asks for whole heuristic games of ssa/1941 under 2 s, eto/barba
 :func:`workbench.bots.play`; the game's static caches are emptied first, so every game starts
 cold, as the recorded figures did (one fresh process a game).  CPU seconds are the figure (the
 box is shared); the ratio is before / now.  ``same game`` compares the final ``state.digest()``
-with the one recorded before: the speed-up must not change a single order or die roll.
+with the one recorded before (or, for games the rules changed since, :data:`REFERENCE`): the
+speed-up must not change a single order or die roll.
+
+Second round (branch ``speed``, 2026-12-05; main 8979203 and the branch run side by side on the
+loaded 2-core box, seeds 1,2, CPU s/game, every digest the same): ssa/1941 h-h 22.5 -> 18.8,
+h-r 4.4 -> 4.1; eto/barbarossa-1941 h-h 17.7 -> 16.1, h-r 13.5 -> 13.8 (noise); valor h-h
+0.53 -> 0.50, h-r 0.56 -> 0.54.  The issue's targets are not met; docs/bots.md "Speed" says
+where the time goes.
 """
 
 from __future__ import annotations
