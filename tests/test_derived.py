@@ -98,3 +98,89 @@ def test_rules_and_bots_keep_their_caches_in_the_two_caches_only(scenario, turns
     lazy = {k for k, v in vars(HexMap).items() if isinstance(v, cached_property)}
     assert set(vars(game.map)) - before_map <= lazy  # declared lazy properties only
     assert set(vars(state)) == set(vars(game.new_state(seed=5)))
+
+
+def test_a_side_scoped_value_outlives_the_other_sides_changes_only(toy_state):
+    """``State.derived(..., side=s)``: kept while only other sides' units change; recomputed after
+    any change to a unit of ``s`` (a move, a flag, a side change), a unit added or removed, and
+    undo.  ``others=True`` is the mirror image."""
+    s = toy_state
+    calls, count = _counter()
+    mine = next(u for u in s.units_by_id.values() if u.side == "axis")
+    theirs = next(u for u in s.units_by_id.values() if u.side == "allies")
+
+    def axis_where():
+        return count(lambda: sorted(u.location for u in s.units_by_id.values() if u.side == "axis"))
+
+    def ask():
+        return s.derived("test.axis", axis_where(), side="axis")
+
+    first = ask()
+    assert ask() == first and len(calls) == 1
+    theirs.location = theirs.location  # an enemy change: kept
+    theirs.flag("test", 1)
+    assert ask() == first and len(calls) == 1
+    assert s.derived("test.not_axis", count("x"), side="axis", others=True) == "x" and len(calls) == 2
+    theirs.reduced = not theirs.reduced  # ... which the mirror image sees
+    assert s.derived("test.not_axis", count("y"), side="axis", others=True) == "y" and len(calls) == 3
+    mine.reduced = not mine.reduced  # an own change: recomputed
+    ask()
+    assert len(calls) == 4
+    mine.flag("test", 1)
+    ask()
+    assert len(calls) == 5
+    theirs.side = "axis"  # a unit changing sides changes both
+    ask()
+    assert len(calls) == 6
+    theirs.side = "allies"
+    ask()
+    assert len(calls) == 7
+    gone = s.units_by_id.pop(theirs.id)  # removed without a change to any unit: still seen
+    ask()
+    assert len(calls) == 8
+    s.units_by_id[gone.id] = gone
+    ask()
+    assert len(calls) == 9
+    ask()
+    assert len(calls) == 9
+    from workbench.engine.units import touch
+
+    touch()  # units replaced wholesale
+    ask()
+    assert len(calls) == 10
+
+
+def test_ssa_side_scoped_caches_match_a_fresh_computation_through_a_game():
+    """The SSA data cached per side (ZOC, enemy-held hexes, the land step graphs) equals a fresh
+    computation after every order of a heuristic game: a cache that went stale is a rules bug."""
+    from workbench.rulesets.ssa import intelligence, movement, stacking, supply, zoc
+
+    game = load_scenario("ssa/valor-of-ignorance")
+    state = game.new_state(seed=3)
+    a, b = game.ruleset.sides
+    pols = {a: make_policy("heuristic", "ssa", a, 1), b: make_policy("heuristic", "ssa", b, 2)}
+    rules = game.ruleset.order_kinds["move"].rules
+    checked = 0
+
+    def compare(st, _order):
+        nonlocal checked
+        for side in (a, b):
+            for fn in (zoc.land_zoc, movement.enemy_present, movement.enemy_land_present, stacking.land_thirds,
+                       supply.friendly_land):
+                cached = fn(st, side).copy()
+                st.forget("ssa.")
+                assert (fn(st, side) == cached).all(), (fn.__name__, side, st.clock)
+            cached = {h: [u.id for u in us] for h, us in intelligence.enemy_stacks(st, side).items()}
+            st.forget("ssa.")
+            assert {h: [u.id for u in us] for h, us in intelligence.enemy_stacks(st, side).items()} == cached
+            land = [u for u in st.units_by_id.values() if u.side == side and u.location.isdigit()
+                    and u.type.endswith("division")]
+            for u in land[:2]:
+                cached = rules.step_graph(st, u)
+                st.forget("ssa.")
+                fresh = rules.step_graph(st, u)
+                assert (cached != fresh).nnz == 0, (u.id, st.clock)
+                checked += 1
+
+    play(state, pols, on_order=compare)
+    assert state.is_over and checked > 100

@@ -27,7 +27,7 @@ from workbench.engine.dice import Dice
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.events import events_frame, make_event
 from workbench.engine.flow import Step, interrupt_frame, node_frame
-from workbench.engine.units import Unit, epoch, touch, units_frame
+from workbench.engine.units import Unit, epoch, side_stamp, touch, units_frame
 
 if TYPE_CHECKING:
     from workbench.engine.game import Game
@@ -121,7 +121,8 @@ class State:
                 return f["phasing"]
         return None
 
-    def derived(self, key: Any, compute, *depends: Any) -> Any:  # noqa: ANN001
+    def derived(self, key: Any, compute, *depends: Any, side: str | None = None,  # noqa: ANN001
+                others: bool = False) -> Any:
         """Memoise data derived from the position (ZOC, stacks, supply, rail nets...).
 
         The one cache for position-dependent data.  The value is kept per state and
@@ -131,8 +132,16 @@ class State:
         that only change with a logged event, or the bytes of an array.  Undo, rollback and :meth:`fork` start with an empty cache.  Data that
         does not depend on the position belongs in :meth:`Game.cached` or
         :meth:`HexMap.cached`.
+
+        ``side``: ``compute`` reads only the units of ``side`` (``others``: only those of the other
+        sides), so the value outlives changes to the rest (:func:`~workbench.engine.units.side_stamp`;
+        a unit added or removed counts too) -- a side's ZOC is not recomputed after each of its
+        own moves.
         """
-        stamp = (epoch(), *depends)
+        if side is None:
+            stamp = (epoch(), *depends)
+        else:
+            stamp = (side_stamp(side, others=others), id(self.units_by_id), len(self.units_by_id), *depends)
         hit = self._derived.get(key)
         if hit is not None and hit[0] == stamp:
             return hit[1]

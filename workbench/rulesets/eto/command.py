@@ -129,6 +129,8 @@ def can_activate(state: State, unit: Unit, side: str) -> bool:
     units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""
     from workbench.rulesets.eto.sea_transport import is_aboard, space_of
 
+    if unit.side != side or unit.props.get("activated"):
+        return False  # the cheap tests first: this runs for every unit of every eligibility scan
     placed = values.on_map(unit) or transit_box(state, unit.location) is not None \
         or (is_aboard(unit) and values.on_map_label(space_of(state, unit)))  # 10.5, 10.6: aboard ships
     return (unit.side == side and placed and not unit.props.get("activated")

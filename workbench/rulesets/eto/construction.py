@@ -194,10 +194,12 @@ def partisan_build_why_not(state: State, unit: Unit) -> Refusal | None:
     return None
 
 
-def partisan_ok(state: State, unit: Unit, label: str) -> Refusal | None:
+def partisan_ok(state: State, unit: Unit, label: str,
+                fields: tuple[set[str], set[int]] | None = None) -> Refusal | None:
     """ETO-37.6, 45.3: placed within the home country (need not be friendly), adjacent to but not
     in a home resource hex; neither the partisan hex nor that resource hex in enemy ZOC; not on or
-    adjacent to an enemy airbase holding an air unit; not in a hex with units (45.6)."""
+    adjacent to an enemy airbase holding an air unit; not in a hex with units (45.6).  ``fields``:
+    :func:`_partisan_fields` of this position and unit, when the caller asks for many hexes."""
     hm = state.map
     if not hm.has_hex(label):
         return Refusal("ETO-37.6", f"no hex {label!r}")
@@ -211,20 +213,33 @@ def partisan_ok(state: State, unit: Unit, label: str) -> Refusal | None:
         return Refusal("ETO-37.6", f"a partisan goes next to a resource hex, not in one ({label} is a resource hex)")
     if ez[i]:
         return Refusal("ETO-37.6", f"{label} is in enemy ZOC")
-    if values.units_at(state, label):
+    if (label in fields[0]) if fields is not None else values.units_at(state, label):
         return Refusal("ETO-45.6", f"{label} is occupied")
     res = [int(j) for j in hm.neighbors[i] if j >= 0 and (ta.resource[j] or ta.city_resource[j]) and home[j]]
     if not res:
         return Refusal("ETO-37.6", f"{label} is not adjacent to a home-country resource hex")
     if all(ez[j] for j in res):
         return Refusal("ETO-37.6", f"every home resource hex next to {label} is in enemy ZOC")
-    air = set(state.ruleset.tables["costs"]["partisan_placement"]["air_classes"])
     near = {i, *(int(j) for j in hm.neighbors[i] if j >= 0)}
+    if fields is not None and not (near & fields[1]):
+        return None  # no enemy air unit on or next to the hex (the scan below would find none)
+    air = set(state.ruleset.tables["costs"]["partisan_placement"]["air_classes"])
     for u in state.units_by_id.values():
         if u.side != unit.side and values.on_map(u) and values.unit_class(state, u) in air \
                 and hm.index(u.location) in near:
             return Refusal("ETO-37.6", f"{label} is on or next to an enemy airbase holding an air unit ({u.location})")
     return None
+
+
+def _partisan_fields(state: State, unit: Unit) -> tuple[set[str], set[int]]:
+    """What :func:`partisan_ok` scans the units for, once for many hexes: the labels holding any
+    unit, and the hexes of ``unit``'s enemy's air units on the map.  Valid while no unit changes."""
+    air = set(state.ruleset.tables["costs"]["partisan_placement"]["air_classes"])
+    hm = state.map
+    occupied = {u.location for u in state.units_by_id.values()}
+    enemy_air = {hm.index(u.location) for u in state.units_by_id.values()
+                 if u.side != unit.side and values.on_map(u) and values.unit_class(state, u) in air}
+    return occupied, enemy_air
 
 
 def partisan_limit(state: State) -> int:
@@ -321,7 +336,27 @@ class BuildOrder(OrderKind):
         return out
 
     def _why_not(self, state: State, unit: Unit, order: dict[str, Any]) -> Refusal | None:
-        depleted = bool(order.get("depleted", False))
+        why = self._unit_why_not(state, unit, bool(order.get("depleted", False)))
+        if why is not None:
+            return why
+        if values.unit_class(state, unit) == "partisan":
+            return partisan_ok(state, unit, str(order.get("at", "")))
+        if unit.location == suez.box(state):
+            return suez.placement_ok(state, unit, str(order.get("at", "")))
+        if _naval_at_once(state, unit):
+            at = str(order.get("at", ""))
+            if at not in naval_entry_ports(state, unit):
+                return Refusal("ETO-10.0", f"a new STP is placed on the map at once, in a home country port with "
+                                           f"room (37.6); {at!r} is not one")
+            return None
+        if delay(state, unit) == 0 or unit.location == SIBERIA:
+            return placement_ok(state, unit, str(order.get("at", "")))
+        if "at" in order:
+            return Refusal("ETO-37.2", "this unit enters later from the turn track; give no 'at'")
+        return None
+
+    def _unit_why_not(self, state: State, unit: Unit, depleted: bool) -> Refusal | None:
+        """The part of :meth:`_why_not` that does not depend on where the unit is placed."""
         if depleted and not values.has_depleted_side(state, unit):
             return Refusal("ETO-37.2", "only units with a depleted side can be built depleted")
         if unit.location == SIBERIA:
@@ -338,21 +373,8 @@ class BuildOrder(OrderKind):
         why = historical.fc_build_why_not(state, unit)  # 46.5 (optional)
         if why:
             return why
-        cls = values.unit_class(state, unit)
-        if cls == "partisan":
-            return partisan_build_why_not(state, unit) or partisan_ok(state, unit, str(order.get("at", "")))
-        if unit.location == suez.box(state):
-            return suez.placement_ok(state, unit, str(order.get("at", "")))
-        if _naval_at_once(state, unit):
-            at = str(order.get("at", ""))
-            if at not in naval_entry_ports(state, unit):
-                return Refusal("ETO-10.0", f"a new STP is placed on the map at once, in a home country port with "
-                                           f"room (37.6); {at!r} is not one")
-            return None
-        if delay(state, unit) == 0 or unit.location == SIBERIA:
-            return placement_ok(state, unit, str(order.get("at", "")))
-        if "at" in order:
-            return Refusal("ETO-37.2", "this unit enters later from the turn track; give no 'at'")
+        if values.unit_class(state, unit) == "partisan":
+            return partisan_build_why_not(state, unit)
         return None
 
     def legal(self, state: State) -> list[dict[str, Any]]:
@@ -370,7 +392,9 @@ class BuildOrder(OrderKind):
                     home = partisan_home(state, u.nation)
                     cands = sorted({hm.label(int(j)) for i in np.flatnonzero(home & (ta.resource | ta.city_resource))
                                     for j in hm.neighbors[i] if j >= 0})
-                    out += [{**base, "at": h} for h in cands if self._why_not(state, u, {**base, "at": h}) is None]
+                    if self._unit_why_not(state, u, dep) is None:  # then each hex is partisan_ok alone
+                        fields = _partisan_fields(state, u)
+                        out += [{**base, "at": h} for h in cands if partisan_ok(state, u, h, fields) is None]
                 elif u.location == suez.box(state):
                     out += [{**base, "at": h} for h in suez.entry_hexes(state)
                             if self._why_not(state, u, {**base, "at": h}) is None]

@@ -134,13 +134,18 @@ def enforce_stacking(state: State, rule: str = "ETO-24.2") -> None:
     for u in state.units_by_id.values():
         if stacking.counts(state, u):
             by_hex[(u.location, u.side)].append(u)
+    # the lowest limit 24.2 sets anywhere: a stack within it needs no look at its hex and nations
+    floor = min(adj.stacking_limit(cr, soviet, tables=state.ruleset.tables)
+                for cr in (False, True) for soviet in (False, True))
     for (label, _side), units in sorted(by_hex.items()):
         partisans = [u for u in units if values.unit_class(state, u) == "partisan"]
-        others = [u for u in units if u not in partisans]
+        others = [u for u in units if u not in partisans] if partisans else units
         if others and partisans:
             for p in partisans:
                 eliminate(state, p, "ETO-45.6", " (stacked with a friendly land unit)")
             units = others
+        if len(units) <= floor:
+            continue
         lim = stacking.limit_for(state, label, [u.nation for u in units])
         if len(units) > lim:
             for u in sorted(units, key=lambda u: (values.strength(state, u), u.id))[:len(units) - lim]:

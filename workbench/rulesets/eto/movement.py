@@ -618,27 +618,30 @@ class MoveOrder(OrderKind):
         if d is None:
             return []
         mode = self.mode(state)
-        out = []
-        for u in state.units_by_id.values():
-            if u.side != d.side or u.props.get("moved") or \
-                    not (values.on_map(u) or transit_box(state, u.location)):
-                continue  # 24.1: units in a transit box move too
-            if u.props.get("dropped") == state.turn_label:
-                continue  # 19.4, 28.7: a para stays in its drop hex for the rest of the turn
-            cls = values.unit_class(state, u)
-            if mode == "movement":
-                if u.props.get("activated") or u.props.get("railed"):
-                    continue
-                if cls == "partisan" and u.props.get("partisan_moved"):
-                    continue
-                out.append(u)
-            elif mode == "offensive":
-                if cls in ("infantry", "armor", "paratroop") and u.props.get("in_offensive") \
-                        and not u.props.get("bt_done"):
-                    out.append(u)
-            elif mode == "exploit" and u.props.get("exploiter") and not state.markers.get("exploit_attacks_begun"):
-                out.append(u)
-        return out
+        return [u for u in state.units_by_id.values() if self._may_move(state, u, d.side, mode)]
+
+    @staticmethod
+    def _may_move(state: State, u: Unit, side: str, mode: str) -> bool:
+        """Whether ``u`` is one of :meth:`movers` now, asked of one unit (``check`` needs no list)."""
+        if u.side != side or u.props.get("moved") or \
+                not (values.on_map(u) or transit_box(state, u.location)):
+            return False  # 24.1: units in a transit box move too
+        if u.props.get("dropped") == state.turn_label:
+            return False  # 19.4, 28.7: a para stays in its drop hex for the rest of the turn
+        cls = values.unit_class(state, u)
+        if mode == "movement":
+            if u.props.get("activated") or u.props.get("railed"):
+                return False
+            return not (cls == "partisan" and u.props.get("partisan_moved"))
+        if mode == "offensive":
+            return bool(cls in ("infantry", "armor", "paratroop") and u.props.get("in_offensive")
+                        and not u.props.get("bt_done"))
+        return bool(mode == "exploit" and u.props.get("exploiter") and not state.markers.get("exploit_attacks_begun"))
+
+    def is_mover(self, state: State, unit: Unit) -> bool:
+        """Whether ``unit`` is one of :meth:`movers`, without listing every mover."""
+        d = state.decision
+        return d is not None and self._may_move(state, unit, d.side, self.mode(state))
 
     def walker(self, state: State, unit: Unit, general: Unit | None = None) -> Walker:
         mode = self.mode(state)
@@ -721,7 +724,7 @@ class MoveOrder(OrderKind):
         unit = state.units_by_id[uid]
         if path is None and "to" in order:
             path = self.path_of(state, order)
-            if path is None and unit in self.movers(state):
+            if path is None and self.is_mover(state, unit):
                 raise IllegalOrder(self.rule, f"{uid} cannot get to {order.get('to')!r} now by any route "
                                    "(terrain, ZOC, stacking and its movement allowance; 24.0-24.2)")
         mode = self.mode(state)
@@ -738,7 +741,7 @@ class MoveOrder(OrderKind):
         if values.unit_class(state, unit) == "general" and mode != "movement":
             raise IllegalOrder("ETO-24.3", f"{uid} may not move now: generals cannot move during offensives "
                                "except to accompany land units they are stacked with")
-        if unit not in self.movers(state):
+        if not self.is_mover(state, unit):
             rule, text = {"movement": ("ETO-30.0", "only units not activated for an offensive move now, once each"),
                           "offensive": ("ETO-24.0", "only activated land units that have not moved this step "
                                                     "(and did not break through, 28.4) move now"),

@@ -334,20 +334,21 @@ class RailOrder(OrderKind):
     def movers(self, state: State) -> list[Unit]:
         side = state.decision.side
         ez = zoc(state, values.other(side))
-        out = []
-        for u in state.units_by_id.values():
-            if u.side != side or not values.on_map(u) or u.props.get("activated") or u.props.get("moved") \
-                    or u.props.get("railed") or u.props.get("dropped") == state.turn_label \
-                    or u.props.get("air_transported") == state.turn_label:
-                continue  # dropped paras stay in their hex for the turn (19.4, 28.7); airlifted units never rail (18.3)
-            if values.unit_class(state, u) not in state.ruleset.tables["rail"]["limits"]["eligible_classes"]:
-                continue
-            if ez[state.map.index(u.location)]:
-                continue  # 31.3
-            if not pools_left(state, values.major_of(state, u.nation)):
-                continue  # 31.0, 31.4: every pool of its major is spent (or lost)
-            out.append(u)
-        return sorted(out, key=lambda u: u.id)
+        return sorted((u for u in state.units_by_id.values() if self._may_rail(state, u, side, ez)),
+                      key=lambda u: u.id)
+
+    @staticmethod
+    def _may_rail(state: State, u: Unit, side: str, ez: np.ndarray) -> bool:
+        """Whether ``u`` is one of :meth:`movers` (``ez``: the enemy ZOC), asked of one unit."""
+        if u.side != side or not values.on_map(u) or u.props.get("activated") or u.props.get("moved") \
+                or u.props.get("railed") or u.props.get("dropped") == state.turn_label \
+                or u.props.get("air_transported") == state.turn_label:
+            return False  # dropped paras stay in their hex for the turn (19.4, 28.7); airlifted units never rail (18.3)
+        if values.unit_class(state, u) not in state.ruleset.tables["rail"]["limits"]["eligible_classes"]:
+            return False
+        if ez[state.map.index(u.location)]:
+            return False  # 31.3
+        return bool(pools_left(state, values.major_of(state, u.nation)))  # 31.0, 31.4: every pool spent (or lost)
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         hm = state.map
@@ -396,7 +397,8 @@ class RailOrder(OrderKind):
         u = state.units_by_id.get(uid) if isinstance(uid, str) else None
         if u is not None and u.props.get("air_transported") == state.turn_label:
             raise IllegalOrder("ETO-18.3", f"{uid} moved by air this turn and may not move by rail")
-        if u is None or u not in self.movers(state):
+        side = state.decision.side  # one unit asked, not every mover listed (the same test)
+        if u is None or not self._may_rail(state, u, side, zoc(state, values.other(side))):
             raise IllegalOrder("ETO-31.3", f"{uid} may not move by rail now (activated this turn, already moved, "
                                "in enemy ZOC, not a rail-eligible unit, or its nation's capacity is used up)")
         dest = order.get("to")

@@ -98,12 +98,17 @@ def storms(state: State, source: str) -> bool:
 
 
 def enemy_stacks(state: State, side: str) -> dict[str, list[Unit]]:
-    out: dict[str, list[Unit]] = {}
-    for u in state.units_by_id.values():
-        if u.side != side and u.location not in ("Eliminated", "unplaced", "Force pool") \
-                and not u.props.get("carried"):
-            out.setdefault(u.location, []).append(u)
-    return out
+    """The enemy's stacks by location (not aboard, not off the board).  Memoised while no enemy
+    unit changes (a view is built for every decision); read-only: callers must not change it."""
+    def compute() -> dict[str, list[Unit]]:
+        out: dict[str, list[Unit]] = {}
+        for u in state.units_by_id.values():
+            if u.side != side and u.location not in ("Eliminated", "unplaced", "Force pool") \
+                    and not u.props.get("carried"):
+                out.setdefault(u.location, []).append(u)
+        return out
+
+    return state.derived(("ssa.enemy_stacks", side), compute, side=side, others=True)
 
 
 def revealed_hexes(state: State, side: str) -> set[str]:

@@ -358,6 +358,8 @@ class MobilizeOrder(OrderKind):
         side = state.decision.side
         out = []
         cities = _open_cities(state, side)
+        # types alike in what _placements reads (domain, mech, size) share one answer per nation
+        places_of: dict[tuple[Any, ...], list[str]] = {}
         for nation in state.game.scenario.sides[side]:
             track = _track_for(state, nation)
             if track is None or nation in mob(state)["who_may_build"].get("never_built", []):
@@ -370,7 +372,10 @@ class MobilizeOrder(OrderKind):
                     continue
                 if not _affordable(state, track, cost[0], cost[1], bool(spec.get("mech", False))):
                     continue
-                places = _placements(state, side, nation, utype, cities)
+                key = (nation, spec.get("domain", "land"), bool(spec.get("mech", False)), spec.get("size"))
+                places = places_of.get(key)
+                if places is None:
+                    places = places_of[key] = _placements(state, side, nation, utype, cities)
                 if utype in WEAPONS:  # SSA-22.13a, 22.14a: a new missile or bomb goes aboard a carrier
                     places = weapon_carriers(state, side, utype, places)
                 out += [{"kind": "mobilize", "nation": nation, "type": utype, "at": at} for at in places]

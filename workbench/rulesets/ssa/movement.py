@@ -59,7 +59,7 @@ def enemy_land_present(state: State, side: str) -> np.ndarray:
                 out[hm.index(u.location)] = True
         return out
 
-    return state.derived(("ssa.enemy_land_present", side), compute)
+    return state.derived(("ssa.enemy_land_present", side), compute, side=side, others=True)  # enemy units alone
 
 
 def enemy_present(state: State, side: str) -> np.ndarray:
@@ -74,7 +74,7 @@ def enemy_present(state: State, side: str) -> np.ndarray:
                     out[hm.index(u.location)] = True
         return out
 
-    return state.derived(("ssa.enemy_present", side), compute)
+    return state.derived(("ssa.enemy_present", side), compute, side=side, others=True)  # enemy units alone
 
 
 def blocked_hexes(state: State, side: str) -> np.ndarray:
@@ -231,9 +231,11 @@ class SSAMovement(MovementRules):
         mech = move_class(state, unit)  # SSA-24.1 leaders, SSA-22.3a mountain troops
         home = unit.nation if home_rule(state, unit) else None  # SSA-18.2a-18.4: bound units stay home
         free = ignores_neutrality(state, unit)  # SSA-18.11c
+        # reads the enemy's units alone (its ZOC and the hexes it holds): own moves keep the graph
         return state.derived(("ssa.step_graph", unit.side, mech, home, free),
                              lambda: self._graph(state, unit.side, mech, away_from_home(state, unit), free),
-                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")), weather_signature(state))
+                             id(state.arrays.get("bombed")), id(state.arrays.get("neutral")), weather_signature(state),
+                             side=unit.side, others=True)
 
     def _graph(self, state: State, side: str, mech: bool | str, away: np.ndarray | None = None,  # noqa: ANN202
                free: bool = False):

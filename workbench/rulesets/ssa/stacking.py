@@ -61,7 +61,7 @@ def land_thirds(state: State, side: str) -> np.ndarray:
                 out[state.map.index(u.location)] += t
         return out
 
-    return state.derived(("ssa.land_thirds", side), compute)
+    return state.derived(("ssa.land_thirds", side), compute, side=side)  # its units alone
 
 
 def land_room(state: State, side: str, label: str, unit) -> IllegalOrder | None:  # noqa: ANN001

@@ -64,12 +64,23 @@ def _step_graph(state: State, side: str, mech: bool | str, reverse: bool = False
                          lambda: _make_step_graph(state, side, mech, reverse), *deps)
 
 
+def friendly_land(state: State, side: str) -> np.ndarray:
+    """``bool[N]``: hexes holding a land unit of ``side`` (read-only).  Memoised while none of
+    ``side``'s units changes: every supply graph and box land line of a trace asks."""
+    def compute() -> np.ndarray:
+        hm = state.map
+        out = np.zeros(hm.size, dtype=bool)
+        for u in state.units_by_id.values():
+            if u.side == side and u.location.isdigit() and values.is_land(state, u):
+                out[hm.index(u.location)] = True
+        return out
+
+    return state.derived(("ssa.friendly_land", side), compute, side=side)
+
+
 def _make_step_graph(state: State, side: str, mech: bool | str, reverse: bool = False) -> csr_matrix:
     hm = state.map
-    friendly = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side == side and u.location.isdigit() and values.is_land(state, u):
-            friendly[hm.index(u.location)] = True
+    friendly = friendly_land(state, side)
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
     closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
         | land_water(state)
@@ -88,15 +99,34 @@ class _Graphs(dict):
     def __init__(self, state: State, side: str) -> None:
         super().__init__()
         self.state, self.side = state, side
+        self._fields: dict[tuple[bool | str, tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
+        self._class_of: dict[str, bool | str] = {}
+
+    def move_class(self, unit: Unit) -> bool | str:
+        """:func:`move_class`, once per unit for this trace (no unit changes during a trace)."""
+        cls = self._class_of.get(unit.id)
+        if cls is None:
+            cls = self._class_of[unit.id] = move_class(self.state, unit)
+        return cls
 
     def __missing__(self, cls: bool | str) -> csr_matrix:
         graph = self[cls] = _step_graph(self.state, self.side, cls, reverse=True)
         return graph
 
+    def cost_to(self, cls: bool | str, points: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`cost_to` on the graph of ``cls``, memoised for this trace: the logistic chain's
+        last pass, the assignment and the box land lines ask the same field of the same points.
+        The graphs are fixed for the trace, so equal points give an equal answer (read-only)."""
+        key = (cls, tuple(points))
+        hit = self._fields.get(key)
+        if hit is None:
+            hit = self._fields[key] = cost_to(self[cls], points)
+        return hit
 
-def _classes(state: State, units: list[Unit]) -> list[bool | str]:
+
+def _classes(state: State, units: list[Unit], graphs: _Graphs | None = None) -> list[bool | str]:
     """The terrain-cost classes among ``units``, in a fixed order (foot, mechanized, mountain)."""
-    seen = {move_class(state, u) for u in units}
+    seen = {move_class(state, u) if graphs is None else graphs.move_class(u) for u in units}
     return [c for c in (False, True, "mountain") if c in seen]
 
 
@@ -299,9 +329,9 @@ def _supply_status(state: State, side: str) -> dict[str, bool]:
         towns = militia.towns(state, side)
         fields: dict[bool | str, np.ndarray] = {}  # one trace from the towns per terrain class
         for u in militia_units:
-            cls = move_class(state, u)
+            cls = graphs.move_class(u)
             if towns and cls not in fields:
-                fields[cls] = cost_to(graphs[cls], towns)[0]
+                fields[cls] = graphs.cost_to(cls, towns)[0]
             out[u.id] = militia.supplied(state, u, graphs[cls], towns, fields.get(cls))
     del hm
     return out
@@ -322,7 +352,7 @@ def can_trace_from(state: State, unit: Unit, label: str) -> bool:
                      and values.is_land(state, u) and _is_logistic(state, u)
                      and (side == "allies" or (u.nation in JAPANESE) == jp)]
         points = _chain(state, graphs, sources, logistics)
-        return cost_to(graphs[mech], [p.hex for p in points])[0]
+        return graphs.cost_to(mech, [p.hex for p in points])[0]
 
     deps = [repr(state.markers.get("city_control")), repr(state.markers.get("box_control")),
             weather_signature(state)]
@@ -367,11 +397,11 @@ def _chain(state: State, graphs: _Graphs, sources: list[SupplyPoint],
     changed = True
     while changed and pending:
         changed = False
-        for mech in _classes(state, pending):
-            group = [u for u in pending if move_class(state, u) == mech]
+        for mech in _classes(state, pending, graphs):
+            group = [u for u in pending if graphs.move_class(u) == mech]
             if not group:
                 continue
-            dist, nearest = cost_to(graphs[mech], [p.hex for p in points])
+            dist, nearest = graphs.cost_to(mech, [p.hex for p in points])
             by_hex = {p.hex: p for p in points}
             for u in group:
                 i = hm.index(u.location)
@@ -388,11 +418,11 @@ def _assign(state: State, graphs: _Graphs, points: list[SupplyPoint],
     """Each unit in reach of a point is supplied, within its root source's capacity."""
     hm = state.map
     left = {s.root: s.capacity for s in sources}
-    for mech in _classes(state, units):
-        group = sorted((u for u in units if move_class(state, u) == mech), key=lambda u: u.id)
+    for mech in _classes(state, units, graphs):
+        group = sorted((u for u in units if graphs.move_class(u) == mech), key=lambda u: u.id)
         if not group or not points:
             continue
-        dist, nearest = cost_to(graphs[mech], [p.hex for p in points])
+        dist, nearest = graphs.cost_to(mech, [p.hex for p in points])
         by_hex = {p.hex: p for p in points}
         for u in group:
             i = hm.index(u.location)
@@ -416,16 +446,13 @@ def _box_land_lines(state: State, graphs: _Graphs, points: list[SupplyPoint],
     hm = state.map
     boxes = state.ruleset.tables["holding_areas"]["boxes"]
     side = units[0].side
-    friendly = np.zeros(hm.size, dtype=bool)
-    for u in state.units_by_id.values():
-        if u.side == side and u.location.isdigit() and values.is_land(state, u):
-            friendly[hm.index(u.location)] = True
+    friendly = friendly_land(state, side)
     # a hex both sides' land units share (an amphibious landing, G-09) stays open to the defenders
     closed = (blocked_hexes(state, side) & ~friendly) | (land_zoc(state, other(side)) & ~friendly) \
         | land_water(state)
     country = np.array([c or "" for c in hm.hexes["country"].to_list()], dtype=object) \
         if "country" in hm.hexes.columns else np.full(hm.size, "", dtype=object)
-    dist = {mech: cost_to(graphs[mech], [p.hex for p in points])[0] for mech in _classes(state, units)}
+    dist = {mech: graphs.cost_to(mech, [p.hex for p in points])[0] for mech in _classes(state, units, graphs)}
     for u in units:
         link = boxes.get(u.location, {}).get("land_link")
         if not isinstance(link, dict):
@@ -434,7 +461,7 @@ def _box_land_lines(state: State, graphs: _Graphs, points: list[SupplyPoint],
         if not entry.any():
             continue
         left = values.mf(state, u) - link_cost(values.mf(state, u), link)
-        if float(dist[move_class(state, u)][entry].min()) <= left:
+        if float(dist[graphs.move_class(u)][entry].min()) <= left:
             out[u.id] = True
 
 

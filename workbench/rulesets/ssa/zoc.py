@@ -29,7 +29,7 @@ def exerts_land_zoc(state: State, unit) -> bool:  # noqa: ANN001 - Unit
 
 def land_zoc(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes in the land ZOC of ``side`` (SSA-8.G, 8.6)."""
-    return state.derived(("ssa.land_zoc", side), lambda: _land_zoc(state, side))
+    return state.derived(("ssa.land_zoc", side), lambda: _land_zoc(state, side), side=side)  # its units alone
 
 
 def _land_zoc(state: State, side: str) -> np.ndarray:
