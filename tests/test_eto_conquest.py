@@ -269,3 +269,32 @@ def test_eto_40_7_the_conquest_of_the_united_kingdom(tmp_path: Path) -> None:
     assert s.tracks["UK.income_pending"] == 15
     roll = [e for e in events(s, "roll") if e["rule"] == "ETO-40.7"]
     assert [r["dice"] for r in roll] == [[4], [3]]
+
+
+def test_eto_46_6_liberated_forces_return_one_now_one_each_winter(tmp_path: Path) -> None:
+    from workbench.rulesets.eto import liberated_forces
+
+    units = [unit("GE-1", "GE", "infantry", "03946"), unit("UK-9", "UK", "infantry", "03946"),
+             unit("FR-1", "FR", "infantry", "03660"), unit("FR-2", "FR", "armor", "03253"),
+             unit("FR-3", "FR", "infantry", "Force pool")]
+    text = scenario_text(units, first="1940-12", last="1941-01", west=True,
+                         options={"politics": True, "naval": True, "optional_rules": ["ETO-46.6"]}, extra=WAR)
+    text = text.replace('"France" = "axis"', '"France" = "allies"').replace(
+        'nations = ["UK", "FR"]', 'nations = ["UK", "FR", "DK", "LU"]')
+    path = tmp_path / "eto-46-6.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    s.dice = FixedDice(*[6] * 10)
+    conquest.conquer(s, "FR", "GE")
+    assert [u.id for u in liberated_forces.waiting(s, "FR")] == ["FR-2", "FR-1", "FR-3"]  # strongest first
+    assert all(s.unit(u).location == "Unplaced" for u in ("FR-1", "FR-2", "FR-3"))
+    home = np.flatnonzero(conquest.key_hexes(s, "FR", home_only=True))
+    ctl.control(s)[home[:-1]] = ctl.ALLIES
+    s.unit("UK-9").location = s.map.label(int(home[-1]))
+    ctl.pass_through(s, s.unit("UK-9"), [int(home[-1])])
+    placed = s.unit("FR-2")
+    assert placed.side == "allies" and conquest.key_hexes(s, "FR", home_only=True)[s.map.index(placed.location)]
+    assert [u.id for u in liberated_forces.waiting(s, "FR")] == ["FR-1", "FR-3"]
+    s.turn = s.calendar.index("1941-winter")
+    liberated_forces.winter(s)  # "During each winter seasonal turn thereafter, one more"
+    assert [u.id for u in liberated_forces.waiting(s, "FR")] == ["FR-3"] and s.unit("FR-1").side == "allies"

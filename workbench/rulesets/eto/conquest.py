@@ -24,6 +24,8 @@ from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-40.0"
 TURN_TRACK = "Turn track"
+#: Where a conquered nation's land units wait for 46.6 (optional): out of play, in the Unplaced box.
+LIBERABLE = "Unplaced"
 #: ``f(state, nation)`` run after ``nation`` is liberated (Vichy registers here, 40.4).
 LIBERATION_HOOKS: list[Callable[[State, str], None]] = []
 
@@ -83,6 +85,9 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
             navy.setdefault(u.location or "", []).append(u)
         else:  # land and air on the map, and the whole force pool (40.1)
             removed.append(u.id)
+            if state.game.optional_rule("ETO-46.6") and values.is_land_unit(state, u):
+                u.location, u.props = LIBERABLE, {"liberable": nation}  # 46.6: they may return
+                continue
             del state.units_by_id[u.id]
     mask = politics.territory(state, nation)
     ctl.control(state)[mask] = ctl.SIDE_CODE[win_side]

@@ -50,6 +50,7 @@ from workbench.rulesets.eto import (
     iron_route,
     italy_surrender,  # noqa: F401 - registers 40.6's roll in control.CAPTURE_HOOKS
     lend_lease,
+    liberated_forces,
     losses,
     naval_interception,
     naval_movement,
@@ -152,7 +153,8 @@ class ETORuleset(ETOFace, Ruleset):
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
         p["weather"] = weather.weather_phase
-        p["monthly"] = p["seasonal"] = invasion.us_entry  # 39.6: the US enters as 1942 begins
+        p["monthly"] = invasion.us_entry  # 39.6: the US enters as 1942 begins
+        p["seasonal"] = self._seasonal_start
         p[vichy.DECLINED] = vichy.declined  # 40.4: "or forever forego the opportunity"
         p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
@@ -204,6 +206,11 @@ class ETORuleset(ETOFace, Ruleset):
         p[f"{strategic_bombing.RAID_STEP}:exit"] = strategic_bombing.end_raid_step
         p[strategic_bombing.DECLINED] = strategic_bombing.declined
         p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
+
+    def _seasonal_start(self, state: State, step: Step) -> None:
+        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6)."""
+        invasion.us_entry(state, step)
+        liberated_forces.winter(state, step)
 
     def _convoy_routes(self, state: State, step: Step) -> None:
         """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
