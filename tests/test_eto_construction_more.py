@@ -335,3 +335,33 @@ def test_eto_36_1_36_3_barbarossa_seasonal_income(barbarossa):
     s.turn = s.calendar.index("1942-winter")
     assert income.base_income(s, "SU") == 100
     assert income.base_income(s, "SU") == 100
+
+
+#: The Production and EP Costs chart as printed (ETO-CHART-1): item -> (Allies, Russia, Axis, delay);
+#: None where the chart prints "-".
+PRINTED_CHART = {
+    "armor": (16, 8, 12, 1), "paratroop": (8, 6, 8, 1), "fighter": (16, 10, 20, 1), "bomber": (12, 8, 16, 1),
+    "submarine": (5, 8, 5, 2), "uboat": (None, None, 8, 2), "dd": (10, 10, 10, 2), "cl": (12, 10, 10, 2),
+    "bb_cv": (14, None, 15, 4), "de": (8, None, None, 1), "cve": (12, None, None, 2), "stp": (4, 4, 4, None),
+    "atp": (6, 6, 6, None), "airfield": (3, 3, 3, 1), "fortification": (5, 5, 5, 1), "coastal_fort": (3, 3, 3, 1),
+    "offensive": (3, 2, 2, None), "impromptu": (6, 4, 4, None), "pilot_recovery": (5, 5, 5, None),
+    "install_repair": (2, 2, 2, None), "partisan": (2, 2, 2, None),
+}
+
+
+def test_eto_chart_1_the_production_and_ep_costs_chart_is_transcribed_as_printed(barbarossa):
+    """ETO-CHART-1: every cost of the printed chart, per column, with its delay in seasons; infantry
+    "8 | 5/3 | 8/4" (E13: full / half); a German armor corps costs the Axis column's 12, a Soviet
+    one the Russia column's 8."""
+    chart = barbarossa.ruleset.tables["costs"]["chart"]
+    for item, (allies, russia, axis, delay) in PRINTED_CHART.items():
+        row = chart[item]
+        assert (row.get("allies"), row.get("russia"), row.get("axis")) == (allies, russia, axis), item
+        if delay is not None:
+            assert row["delay"] == delay, item
+    split = barbarossa.ruleset.tables["costs"]["infantry_split"]
+    assert (split["full"], split["half"]) == ({"allies": 8, "russia": 5, "axis": 8}, {"allies": 4, "russia": 3, "axis": 4})
+    s = barbarossa.new_state(0)
+    ge = next(u for u in s.units_by_id.values() if u.nation == "GE" and u.type == "armor")
+    su = next(u for u in s.units_by_id.values() if u.nation == "SU" and u.type == "armor")
+    assert (construction.build_cost(s, ge), construction.build_cost(s, su)) == (12, 8)
