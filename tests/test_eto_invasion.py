@@ -239,3 +239,11 @@ def test_eto_47_1_only_from_may_1940_and_only_with_the_rule(tmp_path: Path) -> N
     assert adventurism.why_not(s, "axis", "IT", "GR").why == "Italian adventurism begins in 1940-05"
     s2 = offensive_state(tmp_path, war)
     assert "limited_war" not in s2.decision.kinds  # the optional rule is off
+
+
+def test_eto_39_4_only_an_axis_invasion_sets_off_the_western_declaration(tmp_path: Path) -> None:
+    s = offensive_state(tmp_path, NEUTRAL_1939)
+    assert invasion.invaded_together(s, "SU", "PL") == ["PL"]  # a Soviet invasion of Poland: Poland alone
+    invasion.invade(s, "SU", "PL")
+    assert politics.partnership(s, "PL") == "axis" and politics.at_war(s, "SU", "PL")  # 39.3: the invader's enemy
+    assert politics.neutral(s, "UK") and politics.neutral(s, "FR") and not politics.at_war(s, "SU", "UK")

@@ -114,6 +114,8 @@ def invaded_together(state: State, invader: str, target: str) -> list[str]:
             hit = True
         if chain.get("only_before_activation"):
             hit = hit and target in members and politics.neutral(state, target)
+        if chain.get("axis_invaders_only") and not axis_invader:
+            hit = False
         if hit:
             out += [n for n in members if n not in out]
     return [n for n in out if politics.neutral(state, n)]
@@ -158,8 +160,8 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
         p = joins(state, invader, n)
         politics.join(state, n, p)
         politics.open_war(state, invader, n)
-        if rows[n].get("kind") == "major" and p != mine:
-            politics.open_front(state, mine, p)  # majors at war: every partner fights (42.0)
+        if rows[n].get("kind") == "major" and p != mine and {p, mine} != {"western", "soviet"}:
+            politics.open_front(state, mine, p)  # majors at war: every partner fights (42.0; never 42.6's)
         politics.record(state, invader=invader, by=mine, nation=n, joined=p)
         placed = deploy(state, n)
         why = "" if n == target else f" ({_chain_rule(state, n)}: invaded with {rows[target]['name']})"
