@@ -214,6 +214,10 @@ class SSABrain(Brain):
         tech = self.develop(ctx)
         if tech is not None:
             return tech
+        lift = self._buy_lift(ctx)
+        if lift is not None:
+            ctx.memo["spent"] = n + 1
+            return lift
         tables = ctx.state.ruleset.tables
         for kind in SPEND_KINDS:
             opts = ctx.legal(kind)
@@ -391,27 +395,226 @@ class SSABrain(Brain):
             return not loc.isdigit() or bool(stranded[hm.index(loc)])
 
         opts = [o for o in ctx.legal("embark") if waiting(ctx.state.unit(o["convoy"]).location)]
-        if not opts:
-            ctx.memo["embark_done"] = True
-            return None
         st = ctx.state
+        lift = self.side == "axis"
+        if lift:  # leaders board convoys only (a battle fleet lands them where it stops)
+            opts = [o for o in opts if st.unit(o["convoy"]).type == "transport"]
+        if not opts:
+            fetch = self._fetch(ctx) if lift else None
+            if fetch is None:
+                ctx.memo["embark_done"] = True
+            return fetch
+        if lift:  # SSA-9.1: a convoy lands all its cargo in one hex, which holds three divisions
+            from workbench.rulesets.ssa.naval import carried_by
+
+            aboard: dict[str, float] = {}
+
+            def fits(o: dict[str, Any]) -> bool:
+                c = o["convoy"]
+                if c not in aboard:
+                    aboard[c] = float(sum(values.division_equivalents(st, u) for u in carried_by(st, st.unit(c))))
+                return aboard[c] + float(values.division_equivalents(st, st.unit(o["units"][0]))) <= 3
+
+            opts = [o for o in opts if fits(o)]
+            if not opts:
+                fetch = self._fetch(ctx)
+                if fetch is None:
+                    ctx.memo["embark_done"] = True
+                return fetch
+        logistic_first = lift and self._wave_needs_logistics(ctx)
 
         def rank(o: dict[str, Any]) -> tuple:
             # a military government sails with the first wave: without one no city can be
-            # occupied (SSA-17.3); then the strongest land units
+            # occupied (SSA-17.3); the Axis lift takes a logistic unit in each wave (SSA-10);
+            # then the strongest land units
             u = st.unit(o["units"][0])
             mg = bool(values.value(st, u, "military_government", False))
-            return (values.domain(st, u) != "land", not mg, -values.cf(st, u), o["convoy"])
+            log = logistic_first and "logistic" in u.type
+            return (values.domain(st, u) != "land", not mg, not log, -values.cf(st, u), o["convoy"])
 
         order = ctx.first_ok(sorted(opts, key=rank))
         if order is None:
             ctx.memo["embark_done"] = True
+        elif lift and "logistic" in st.unit(order["units"][0]).type:
+            ctx.memo["wave_logistics"] = ctx.memo.get("wave_logistics", 0) + 1
         return order
 
+    # == the Axis sea lift (issue 25 item 2) ===========================================
+    #: Transport convoys the Axis builds toward (SSA-16.G, 7.7a: 4 MP each, 4 TP each).
+    LIFT_CONVOYS = 10
+
+    def _buy_lift(self, ctx: Context) -> dict[str, Any] | None:
+        """Axis: the lift is the bottleneck of an invasion (SSA-7.7a: 4 TP a convoy), so a German
+        transport is bought first whenever the industrial points allow, up to :data:`LIFT_CONVOYS`."""
+        if self.side != "axis":
+            return None
+        st = ctx.state
+        have = sum(1 for u in st.units_by_id.values() if u.nation == "GE" and u.type == "transport"
+                   and u.location not in OFF_MAP)
+        if have >= self.LIFT_CONVOYS:
+            return None
+        opts = [o for o in ctx.legal("mobilize") if o.get("type") == "transport" and o.get("nation") == "GE"]
+        return ctx.first_ok(sorted(opts, key=lambda o: str(o.get("at"))))
+
+    def _cargo_hexes(self, ctx: Context) -> dict[str, float]:
+        """Where Axis cargo waits for a convoy (SSA-7.7: it must start the phase in the convoy's
+        coastal hex or box): island coast hexes and boxes, with the transport points waiting."""
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.naval import transport_points
+
+        st, hm = ctx.state, ctx.state.map
+        stranded, coastal = self._stranded(ctx), hm.flag("coastal")
+        out: dict[str, float] = {}
+        for u in st.units_by_id.values():
+            if u.side != ctx.side or u.location in OFF_MAP or u.props.get("carried") or u.props.get("moved") \
+                    or values.domain(st, u) != "land" or values.is_leader(st, u):
+                continue
+            if u.location.isdigit():
+                i = hm.index(u.location)
+                if not (stranded[i] and coastal[i]):
+                    continue
+            elif u.location not in ("Europe",):
+                continue
+            tp = float(transport_points(st, u))
+            if values.value(st, u, "military_government", False):
+                tp += 100.0  # SSA-17.3: no city is occupied without one, so its hex is called at first
+            out[u.location] = out.get(u.location, 0.0) + tp
+        return out
+
+    def _fetch(self, ctx: Context) -> dict[str, Any] | None:
+        """Axis, SSA-7.7: an empty convoy sails to the island coast hex with the most cargo no other
+        convoy there can carry (it embarks there and sails on to the beachhead, one lift a phase)."""
+        from workbench.rulesets.ssa.naval import capacity, carried_by
+
+        st = ctx.state
+        waiting = {k: v for k, v in self._cargo_hexes(ctx).items() if k.isdigit()}
+        if not waiting:
+            return None
+        fetched = ctx.memo.setdefault("fetched", set())
+        for c in st.units_by_id.values():  # what the convoys already there will lift
+            if c.side == ctx.side and c.type == "transport" and c.location in waiting:
+                waiting[c.location] -= float(capacity(st, c))
+        waiting = {k: v for k, v in waiting.items() if v > 0}
+        empties = sorted(c.id for c in st.units_by_id.values() if c.side == ctx.side and c.type == "transport"
+                         and c.id not in fetched and c.location not in OFF_MAP and not c.props.get("sail_done")
+                         and not carried_by(st, c) and c.location not in ("Europe",))
+        for cid in empties:
+            fetched.add(cid)
+            for here in sorted(waiting, key=lambda k: (-waiting[k], k)):
+                o = ctx.first_ok([{"kind": "sail", "unit": cid, "to": here}])
+                if o is not None:
+                    return o
+        return None
+
+    def _wave_needs_logistics(self, ctx: Context) -> bool:
+        """SSA-10: one logistic unit sails with each wave (two while none stands ashore), so the
+        beachhead stays in supply when the convoys leave."""
+        st, hm = ctx.state, ctx.state.map
+        stranded = self._stranded(ctx)
+        ashore = any(u.side == ctx.side and "logistic" in u.type and u.location.isdigit()
+                     and not stranded[hm.index(u.location)] for u in st.units_by_id.values())
+        return ctx.memo.get("wave_logistics", 0) < (1 if ashore else 2)
+
+    def _beaches(self, ctx: Context) -> np.ndarray:
+        """``bool[N]``: coastal hexes an Axis convoy can sail to now (SSA-7, 8.3), per step."""
+        if "beaches" not in ctx.memo:
+            hm = ctx.state.map
+            mask = np.zeros(hm.size, dtype=bool)
+            coastal = hm.flag("coastal")
+            for o in self._sail_opts(ctx):
+                if o["to"].isdigit():
+                    mask[hm.index(o["to"])] = True
+            ctx.memo["beaches"] = mask & coastal & ~self._stranded(ctx)
+        return ctx.memo["beaches"]
+
+    #: How far from a held beachhead city the next target may lie (hexes): the army walks there.
+    NEXT_TARGET_RANGE = 8
+
+    def _invasion_target(self, ctx: Context) -> int | None:
+        """Axis: one U.S. industrial city to land beside and take, the weakest defended one a convoy
+        can reach (enemy strength within two hexes as seen, SSA-19), kept until it is taken so every
+        wave reinforces the same beachhead.  Once it is held it anchors the landings, and the next
+        target is the weakest U.S. industrial city within :data:`NEXT_TARGET_RANGE` of it (none:
+        the army holds the anchor)."""
+        from workbench.rulesets.ssa.occupation import city_owner
+
+        st, hm = ctx.state, ctx.state.map
+        memo = ctx.policy.game_memo
+        keep = memo.get("landing_target")
+        if keep is not None and city_owner(st, keep) != ctx.side:
+            return keep
+        if keep is not None:
+            memo["anchor"] = keep  # taken: the beachhead city
+        info = self._info(ctx)
+        kinds = hm.hexes["city_kind"].to_list()
+        country = hm.hexes["country"].to_list()
+
+        def defence(d: np.ndarray) -> float:
+            return float(info["enemy_str"][d <= 1].sum()) + 0.5 * float(info["enemy_str"][d == 2].sum())
+
+        cities = [i for i in sorted(info["targets"]) if kinds[i] == "industrial"
+                  and country[i] == "United States" and city_owner(st, i) != ctx.side]
+        anchor = memo.get("anchor")
+        best, best_score = None, float("inf")
+        if anchor is not None and city_owner(st, anchor) == ctx.side:
+            from_anchor = hm.dist_from(anchor)
+            for i in cities:
+                if from_anchor[i] > self.NEXT_TARGET_RANGE:
+                    continue
+                score = defence(hm.dist_from(i)) + 2.0 * float(from_anchor[i]) - info["targets"][i]
+                if score < best_score:
+                    best, best_score = i, score
+            memo["landing_target"] = anchor if best is None else best
+            return memo["landing_target"]
+        beaches = self._beaches(ctx) & (info["enemy_str"] == 0)
+        if not beaches.any():
+            return keep
+        from_old = hm.dist_from(keep) if keep is not None else None
+        for i in cities:
+            d = hm.dist_from(i)
+            near = beaches & (d <= 2)
+            if not near.any():
+                continue
+            score = defence(d) + 2.0 * float(d[near].min()) - info["targets"][i]
+            if from_old is not None:
+                score += 0.5 * float(from_old[i])
+            if score < best_score:
+                best, best_score = i, score
+        memo["landing_target"] = best
+        memo["anchor"] = best
+        return best
+
+    def _to_europe(self, ctx: Context, sailed: set[str]) -> dict[str, Any] | None:
+        """Axis: convoys left idle after the island pickups (none left there, or the way closed by
+        weather, SSA-26.3, or enemy fleets, SSA-8.3) sail to the Europe box where the new units wait
+        (SSA-16.G), and carry them next turn (SSA-7.6: a box stops the move)."""
+        from workbench.rulesets.ssa.naval import capacity, carried_by
+
+        st = ctx.state
+        cargo = self._cargo_hexes(ctx)
+        need = cargo.get("Europe", 0.0) - sum(float(capacity(st, c)) for c in st.units_by_id.values()
+                                              if c.side == ctx.side and c.type == "transport"
+                                              and c.location == "Europe")
+        if need <= 0:
+            return None
+        for c in sorted(st.units_by_id.values(), key=lambda c: c.id):
+            if c.side != ctx.side or c.type != "transport" or c.id in sailed or not c.location.isdigit() \
+                    or c.props.get("sail_done") or carried_by(st, c):
+                continue
+            sailed.add(c.id)
+            o = ctx.first_ok([{"kind": "sail", "unit": c.id, "to": "Europe"}])
+            if o is not None:
+                return o
+        return None
+
     def _landing_target(self, ctx: Context) -> int | None:
-        """The enemy city to land at: valuable and weakly held."""
+        """The enemy city to land at: valuable and weakly held (the Axis: :meth:`_invasion_target`)."""
         if "landing_target" in ctx.memo:
             return ctx.memo["landing_target"]
+        if self.side == "axis":
+            best = self._invasion_target(ctx)
+            ctx.memo["landing_target"] = best
+            return best
         info = self._info(ctx)
         hm = ctx.state.map
         coastal = hm.flag("coastal")
@@ -449,8 +652,11 @@ class SSABrain(Brain):
         sailed = ctx.memo.setdefault("sailed", set())
         loaded = [u for u in st.units_by_id.values() if u.side == ctx.side and u.type == "transport"
                   and u.id not in sailed and carried_by(st, u)]
+        if self.side == "axis":  # a government's convoy first: it lands nearest the city (SSA-17.3)
+            loaded.sort(key=lambda c: not any(values.value(st, u, "military_government", False)
+                                              for u in carried_by(st, c)))
         if not loaded:
-            back = self._return_trip(ctx, sailed)
+            back = self._to_europe(ctx, sailed) if self.side == "axis" else self._return_trip(ctx, sailed)
             if back is not None:
                 return back
             # escorts follow the convoys to the beachhead
@@ -468,33 +674,49 @@ class SSABrain(Brain):
                     return o
             ctx.memo["sail_done"] = True
             return None
-        convoy = loaded[0]
-        sailed.add(convoy.id)
-        opts = [o for o in self._sail_opts(ctx) if o["unit"] == convoy.id and o["to"].isdigit()]
-        if not opts:
-            return None
         info = self._info(ctx)
         dt = hm.dist_from(target)
         coastal = hm.flag("coastal")
         port = hm.flag("port")
-        cargo = carried_by(st, convoy)
-        from workbench.rulesets.ssa.stacking import land_room
+        from workbench.rulesets.ssa.stacking import land_room, land_thirds
 
         def score(o: dict[str, Any]) -> float:
             i = hm.index(o["to"])
             if not coastal[i] or info["enemy_str"][i] > 0:
                 return 1e9
-            return dt[i] * 2.0 + 0.3 * info["enemy_adj"][i] - (1.5 if port[i] else 0.0) \
+            return land[i] * 2.0 + 0.3 * info["enemy_adj"][i] - (1.5 if port[i] else 0.0) \
                 - (0.5 if info["own_str"][i] > 0 else 0.0)
 
-        for o in sorted(opts, key=score)[:12]:
-            if score(o) >= 1e9:
-                break
-            if any(land_room(st, ctx.side, o["to"], u) is not None for u in cargo if values.is_land(st, u)):
-                continue
-            if ctx.ok(o):
-                ctx.memo.setdefault("beach", o["to"])
-                return o
+        planned = ctx.memo.setdefault("planned_thirds", {})  # SSA-9.1: what earlier convoys will land
+        for convoy in loaded:  # each loaded convoy in turn, so one without a landing hex does not stop the rest
+            sailed.add(convoy.id)
+            land = dt
+            if self.side == "axis":  # from where it embarked (step-start options are stale): the beachhead
+                near = np.flatnonzero((land <= 4) & coastal & ~self._stranded(ctx))
+                if not near.size and ctx.policy.game_memo.get("anchor") is not None:
+                    land = hm.dist_from(ctx.policy.game_memo["anchor"])  # an inland target: land at the anchor
+                    near = np.flatnonzero((land <= 4) & coastal & ~self._stranded(ctx))
+                opts = [{"kind": "sail", "unit": convoy.id, "to": hm.label(int(i))} for i in near]
+            else:
+                opts = [o for o in self._sail_opts(ctx) if o["unit"] == convoy.id and o["to"].isdigit()]
+            cargo = [u for u in carried_by(st, convoy) if values.is_land(st, u)]
+            need = sum(3 * values.division_equivalents(st, u) for u in cargo)
+            thirds = land_thirds(st, ctx.side)
+            for o in sorted(opts, key=score)[:12]:
+                if score(o) >= 1e9:
+                    break
+                i = hm.index(o["to"])
+                if self.side == "axis":
+                    if thirds[i] + planned.get(i, 0) + need > 9:
+                        continue
+                elif any(land_room(st, ctx.side, o["to"], u) is not None for u in cargo):
+                    continue
+                if ctx.ok(o):
+                    ctx.memo.setdefault("beach", o["to"])
+                    planned[i] = planned.get(i, 0) + need
+                    return o
+            if self.side != "axis":
+                return None
         return None
 
     def _return_trip(self, ctx: Context, sailed: set[str]) -> dict[str, Any] | None:
@@ -526,6 +748,9 @@ class SSABrain(Brain):
         """Cargo at a coastal hex goes ashore."""
         st = ctx.state
         opts = [o for o in ctx.legal("debark") if st.unit(o["convoy"]).location.isdigit()]
+        if self.side == "axis":
+            stranded, hm = self._stranded(ctx), st.map
+            opts = [o for o in opts if not stranded[hm.index(st.unit(o["convoy"]).location)]]
         return ctx.first_ok(opts)
 
     def _pickup(self, ctx: Context) -> int | None:
@@ -555,12 +780,24 @@ class SSABrain(Brain):
     def _objective(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
         hm = ctx.state.map
         if u.location.isdigit() and self._stranded(ctx)[hm.index(u.location)]:
+            if self.side == "axis" and hm.flag("coastal")[hm.index(u.location)]:
+                return None  # the convoys call here (SSA-7.7): wait on the coast
             return self._pickup(ctx) or ctx.policy.game_memo.get("pickup")  # walk to the convoys
+        beach = self._beachhead_goal(ctx, u)
+        if beach is not None:
+            return beach
         from workbench.rulesets.ssa import values
 
         if values.value(ctx.state, u, "military_government", False):
             # SSA-17.3: the government follows the troops into the enemy cities they hold
             held = [i for i in info["targets"] if info["own_str"][i] > 0 and info["enemy_str"][i] == 0]
+            if self.side == "axis":  # only where it is still needed; else it follows the army
+                from workbench.rulesets.ssa.occupation import city_owner
+
+                held = [i for i in held if city_owner(ctx.state, i) != ctx.side]
+                target = ctx.policy.game_memo.get("landing_target")
+                if not held and target is not None and city_owner(ctx.state, target) != ctx.side:
+                    held = [target]
             if held:
                 here = hm.index(u.location)
                 return min(held, key=lambda i: (hm.distance(here, i), i))
@@ -580,6 +817,52 @@ class SSABrain(Brain):
         score = hm.grid.distance(np.full(len(idx), here), idx) + pull + threat
         k = int(np.argmin(score))
         return int(idx[k]) if score[k] < 1e9 else None
+
+    def _make_room(self, ctx: Context) -> set[str]:
+        """Axis, SSA-17.3: a city is occupied only with a military government in it, so in a
+        full (SSA-9.1) enemy city the Axis stands in without one while a government is within
+        its move, the weakest unit steps out."""
+        from workbench.rulesets.ssa import values
+        from workbench.rulesets.ssa.occupation import city_hexes, city_owner
+        from workbench.rulesets.ssa.stacking import land_thirds
+
+        st, hm = ctx.state, ctx.state.map
+        mgs = [hm.index(u.location) for u in st.units_by_id.values()
+               if u.side == ctx.side and u.location.isdigit() and not u.props.get("carried")
+               and values.value(st, u, "military_government", False)]
+        if not mgs:
+            return set()
+        thirds = land_thirds(st, ctx.side)
+        stacks: dict[str, list] = {}
+        for u in st.units_by_id.values():
+            if u.side == ctx.side and u.location.isdigit() and values.is_land(st, u) and not u.props.get("carried"):
+                stacks.setdefault(u.location, []).append(u)
+        out: set[str] = set()
+        for i in city_hexes(st):
+            label = hm.label(i)
+            stack = stacks.get(label)
+            if not stack or city_owner(st, i) == ctx.side or thirds[i] + 1 <= 9 \
+                    or any(values.value(st, u, "military_government", False) for u in stack):
+                continue
+            if min(hm.distance(m, i) for m in mgs) > 3:
+                continue
+            movers = [u for u in stack if not values.is_leader(st, u)]
+            if movers:
+                out.add(min(movers, key=lambda u: (values.cf(st, u), u.id)).id)
+        return out
+
+    def _beachhead_goal(self, ctx: Context, u) -> int | None:  # noqa: ANN001
+        """Axis: land units within reach of the invasion target all head for it (concentration:
+        the city falls to one big attack, not to waves fed in one by one)."""
+        if self.side != "axis" or not u.location.isdigit():
+            return None
+        from workbench.rulesets.ssa import values
+
+        target = ctx.policy.game_memo.get("landing_target")
+        st, hm = ctx.state, ctx.state.map
+        if target is None or values.is_leader(st, u) or values.value(st, u, "military_government", False):
+            return None
+        return target if hm.distance(hm.index(u.location), target) <= 10 else None
 
     def rail(self, ctx: Context) -> dict[str, Any] | None:
         """Units far from their objective take the train toward it."""
@@ -634,7 +917,18 @@ class SSABrain(Brain):
             for o in ctx.legal("move"):
                 by_unit.setdefault(o["unit"], []).append(o)
             ctx.memo["move_opts"] = by_unit
-            ctx.memo["move_queue"] = sorted(by_unit, key=lambda uid: (-values.cf(st, st.unit(uid)), uid))
+            if self.side == "axis":  # SSA-17.3: room is made in a held city, then the government walks in
+                room = self._make_room(ctx)
+                ctx.memo["make_room"] = room
+
+                def first(uid: str) -> tuple:
+                    u = st.unit(uid)
+                    mg = bool(values.value(st, u, "military_government", False))
+                    return (uid not in room, not mg, -values.cf(st, u), uid)
+
+                ctx.memo["move_queue"] = sorted(by_unit, key=first)
+            else:
+                ctx.memo["move_queue"] = sorted(by_unit, key=lambda uid: (-values.cf(st, st.unit(uid)), uid))
         info = self._info(ctx)
         queue = ctx.memo["move_queue"]
         moved = ctx.memo.setdefault("moved", set())
@@ -672,7 +966,9 @@ class SSABrain(Brain):
                 return s
 
             stay = score(here)
-            if here in info["targets"] and info["enemy_adj"][here] > 0:
+            if uid in ctx.memo.get("make_room", ()):
+                stay = float("inf")  # step aside for the military government (SSA-17.3)
+            elif here in info["targets"] and info["enemy_adj"][here] > 0:
                 continue  # hold a threatened city
             dh = hm.dist_from(here)
             cands = sorted(((score(hm.index(_dest(o))), int(dh[hm.index(_dest(o))]), o)
