@@ -396,7 +396,7 @@ class SSABrain(Brain):
 
         opts = [o for o in ctx.legal("embark") if waiting(ctx.state.unit(o["convoy"]).location)]
         st = ctx.state
-        lift = self.side == "axis"
+        lift = self._lift(ctx)
         if lift:  # leaders board convoys only (a battle fleet lands them where it stops)
             opts = [o for o in opts if st.unit(o["convoy"]).type == "transport"]
         if not opts:
@@ -443,10 +443,16 @@ class SSABrain(Brain):
     #: Transport convoys the Axis builds toward (SSA-16.G, 7.7a: 4 MP each, 4 TP each).
     LIFT_CONVOYS = 10
 
+    def _lift(self, ctx: Context) -> bool:
+        """Whether this side plays the planned sea lift: the scenario's ``[bot_plan.<side>]
+        sea_lift = true`` (ssa/1941's Axis, which starts with nothing ashore in America)."""
+        plan = ctx.state.game.scenario.raw.get("bot_plan", {}).get(self.side, {})
+        return bool(plan.get("sea_lift")) if isinstance(plan, dict) else False
+
     def _buy_lift(self, ctx: Context) -> dict[str, Any] | None:
         """Axis: the lift is the bottleneck of an invasion (SSA-7.7a: 4 TP a convoy), so a German
         transport is bought first whenever the industrial points allow, up to :data:`LIFT_CONVOYS`."""
-        if self.side != "axis":
+        if not self._lift(ctx):
             return None
         st = ctx.state
         have = sum(1 for u in st.units_by_id.values() if u.nation == "GE" and u.type == "transport"
@@ -611,7 +617,7 @@ class SSABrain(Brain):
         """The enemy city to land at: valuable and weakly held (the Axis: :meth:`_invasion_target`)."""
         if "landing_target" in ctx.memo:
             return ctx.memo["landing_target"]
-        if self.side == "axis":
+        if self._lift(ctx):
             best = self._invasion_target(ctx)
             ctx.memo["landing_target"] = best
             return best
@@ -652,11 +658,11 @@ class SSABrain(Brain):
         sailed = ctx.memo.setdefault("sailed", set())
         loaded = [u for u in st.units_by_id.values() if u.side == ctx.side and u.type == "transport"
                   and u.id not in sailed and carried_by(st, u)]
-        if self.side == "axis":  # a government's convoy first: it lands nearest the city (SSA-17.3)
+        if self._lift(ctx):  # a government's convoy first: it lands nearest the city (SSA-17.3)
             loaded.sort(key=lambda c: not any(values.value(st, u, "military_government", False)
                                               for u in carried_by(st, c)))
         if not loaded:
-            back = self._to_europe(ctx, sailed) if self.side == "axis" else self._return_trip(ctx, sailed)
+            back = self._to_europe(ctx, sailed) if self._lift(ctx) else self._return_trip(ctx, sailed)
             if back is not None:
                 return back
             # escorts follow the convoys to the beachhead
@@ -691,7 +697,7 @@ class SSABrain(Brain):
         for convoy in loaded:  # each loaded convoy in turn, so one without a landing hex does not stop the rest
             sailed.add(convoy.id)
             land = dt
-            if self.side == "axis":  # from where it embarked (step-start options are stale): the beachhead
+            if self._lift(ctx):  # from where it embarked (step-start options are stale): the beachhead
                 near = np.flatnonzero((land <= 4) & coastal & ~self._stranded(ctx))
                 if not near.size and ctx.policy.game_memo.get("anchor") is not None:
                     land = hm.dist_from(ctx.policy.game_memo["anchor"])  # an inland target: land at the anchor
@@ -706,7 +712,7 @@ class SSABrain(Brain):
                 if score(o) >= 1e9:
                     break
                 i = hm.index(o["to"])
-                if self.side == "axis":
+                if self._lift(ctx):
                     if thirds[i] + planned.get(i, 0) + need > 9:
                         continue
                 elif any(land_room(st, ctx.side, o["to"], u) is not None for u in cargo):
@@ -715,7 +721,7 @@ class SSABrain(Brain):
                     ctx.memo.setdefault("beach", o["to"])
                     planned[i] = planned.get(i, 0) + need
                     return o
-            if self.side != "axis":
+            if not self._lift(ctx):
                 return None
         return None
 
@@ -748,7 +754,7 @@ class SSABrain(Brain):
         """Cargo at a coastal hex goes ashore."""
         st = ctx.state
         opts = [o for o in ctx.legal("debark") if st.unit(o["convoy"]).location.isdigit()]
-        if self.side == "axis":
+        if self._lift(ctx):
             stranded, hm = self._stranded(ctx), st.map
             opts = [o for o in opts if not stranded[hm.index(st.unit(o["convoy"]).location)]]
         return ctx.first_ok(opts)
@@ -780,7 +786,7 @@ class SSABrain(Brain):
     def _objective(self, ctx: Context, u, info: dict[str, Any]) -> int | None:  # noqa: ANN001
         hm = ctx.state.map
         if u.location.isdigit() and self._stranded(ctx)[hm.index(u.location)]:
-            if self.side == "axis" and hm.flag("coastal")[hm.index(u.location)]:
+            if self._lift(ctx) and hm.flag("coastal")[hm.index(u.location)]:
                 return None  # the convoys call here (SSA-7.7): wait on the coast
             return self._pickup(ctx) or ctx.policy.game_memo.get("pickup")  # walk to the convoys
         beach = self._beachhead_goal(ctx, u)
@@ -791,7 +797,7 @@ class SSABrain(Brain):
         if values.value(ctx.state, u, "military_government", False):
             # SSA-17.3: the government follows the troops into the enemy cities they hold
             held = [i for i in info["targets"] if info["own_str"][i] > 0 and info["enemy_str"][i] == 0]
-            if self.side == "axis":  # only where it is still needed; else it follows the army
+            if self._lift(ctx):  # only where it is still needed; else it follows the army
                 from workbench.rulesets.ssa.occupation import city_owner
 
                 held = [i for i in held if city_owner(ctx.state, i) != ctx.side]
@@ -854,7 +860,7 @@ class SSABrain(Brain):
     def _beachhead_goal(self, ctx: Context, u) -> int | None:  # noqa: ANN001
         """Axis: land units within reach of the invasion target all head for it (concentration:
         the city falls to one big attack, not to waves fed in one by one)."""
-        if self.side != "axis" or not u.location.isdigit():
+        if not self._lift(ctx) or not u.location.isdigit():
             return None
         from workbench.rulesets.ssa import values
 
@@ -917,7 +923,7 @@ class SSABrain(Brain):
             for o in ctx.legal("move"):
                 by_unit.setdefault(o["unit"], []).append(o)
             ctx.memo["move_opts"] = by_unit
-            if self.side == "axis":  # SSA-17.3: room is made in a held city, then the government walks in
+            if self._lift(ctx):  # SSA-17.3: room is made in a held city, then the government walks in
                 room = self._make_room(ctx)
                 ctx.memo["make_room"] = room
 

@@ -67,7 +67,7 @@ class SSARuleset(SSAFace, Ruleset):
     #: The four off-map holding areas (SSA-3.1c) plus where unbuilt units wait.
     boxes = ("Europe", "Latin America", "Pacific", "Far East", "unplaced", "Force pool", ELIMINATED)
     scenario_keys = frozenset({"technologies", "control_notes", "occupation", "pools",
-                               "control_regions"})
+                               "control_regions", "bot_plan"})
     unit_keys = frozenset({"carrier_qualified", "pool", "carried_by", "underground", "note", "letter"})
     optional_rules = scenario_check.OPTIONAL_RULES
 

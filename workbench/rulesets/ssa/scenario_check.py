@@ -400,6 +400,18 @@ def check_victory(raw: dict[str, Any], c: Ctx) -> None:
                      "victory.level_drop", c, "a victory level drop", required=("side",))
 
 
+def check_bot_plan(raw: dict[str, Any], c: Ctx) -> None:
+    """``[bot_plan.<side>]``: the heuristic bot's authored plan (read only by ``ssa/bot.py``)."""
+    for side, plan in raw.get("bot_plan", {}).items():
+        if side not in ("axis", "allies") or not isinstance(plan, dict):
+            c.fail(f"bot_plan.{side}", "a [bot_plan.axis] or [bot_plan.allies] table")
+        for k, v in plan.items():
+            if k not in ("sea_lift", "source", "rationale"):
+                c.fail(f"bot_plan.{side}.{k}", "unknown key (known: sea_lift, source, rationale)")
+            if k == "sea_lift" and not isinstance(v, bool):
+                c.fail(f"bot_plan.{side}.sea_lift", "must be true or false")
+
+
 def check_control(raw: dict[str, Any], c: Ctx) -> None:
     for k, v in raw.get("control", {}).items():
         if k.startswith("box."):
@@ -512,3 +524,4 @@ def validate(ruleset: Any, scenario: Any) -> None:
     check_reinforcements(raw, scenario.sides, c)
     check_special_rules(raw, c)
     check_victory(raw, c)
+    check_bot_plan(raw, c)
