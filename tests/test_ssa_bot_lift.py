@@ -108,3 +108,21 @@ def test_invasion_target_is_the_weakest_reachable_us_industrial_city(first_turn)
     second = choose({int(i): 50.0 for i in ring})
     assert second is not None and second != first
     assert hm.hexes["city_kind"][second] == "industrial"
+
+
+def test_ssa_bot_plan_is_checked_at_load(tmp_path):
+    """A scenario's authored bot plan is data like any other: a bad one is refused at load with the
+    key that is wrong, and the sea lift is on only where the plan asks for it."""
+    import pytest
+
+    from workbench.engine import load_scenario
+    from workbench.engine.errors import ScenarioError
+    from workbench.engine.scenario import SCENARIOS_DIR
+
+    text = (SCENARIOS_DIR / "ssa" / "1941.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("sea_lift = true", 'sea_lift = "yes"'))
+    with pytest.raises(ScenarioError, match="bot_plan.axis.sea_lift"):
+        load_scenario(bad)
+    assert load_scenario("ssa/1941").scenario.raw["bot_plan"]["axis"]["sea_lift"] is True
+    assert "bot_plan" not in load_scenario("ssa/d-day-1944").scenario.raw
