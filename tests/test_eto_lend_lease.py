@@ -26,8 +26,7 @@ def new_state(tmp_path: Path, first: str, last: str, politics_text: str = WAR, *
          **{k.replace("_", ".", 1): v for k, v in tracks.items()}}
     text = scenario_text([unit("GE-1", "GE", "infantry", "03946")], first=first, last=last, west=True,
                          options={"politics": True, "naval": True, "strategic-warfare": True}, extra=politics_text,
-                         tracks=t)
-    text = text.replace('nations = ["UK", "FR"]', 'nations = ["UK", "FR", "SU", "US"]')
+                         tracks=t, allies=("UK", "FR", "SU", "US"))
     path = tmp_path / "eto-ll.toml"
     path.write_text(text)
     return load_scenario(path).new_state(seed=1)
@@ -152,7 +151,7 @@ def test_eto_36_7_36_8_us_lend_lease_to_the_uk(tmp_path: Path) -> None:
     while s.decision.side != "allies":
         s.apply({"kind": "end_step"})
     us = s.tracks["US.eps"]
-    assert lend_lease.us_income(s) == 60  # the 1942 year track
+    assert income.us_base_income(s) == 60  # the 1942 year track
     assert lend_lease.limit(s, "US", "UK")[0] == us // 2
     with pytest.raises(IllegalOrder, match="ETO-36.8: the US may spend at most two thirds of its income"):
         s.apply({"kind": "lend_lease", "from": "US", "to": "UK", "eps": 41})

@@ -78,17 +78,16 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
     navy: dict[str, list[Unit]] = {}
     if uk_conquest.applies(state, nation):  # 40.7: the UK's own list of what goes where
         removed = uk_conquest.conquer(state, conqueror)
-    for u in sorted(list(state.units_by_id.values()), key=lambda u: u.id):
-        if u.nation != nation or uk_conquest.applies(state, nation):
-            continue
-        if naval_units.is_naval(state, u) and u.location not in (values.FORCE_POOL, "Eliminated"):
-            navy.setdefault(u.location or "", []).append(u)
-        else:  # land and air on the map, and the whole force pool (40.1)
-            removed.append(u.id)
-            if state.game.optional_rule("ETO-46.6") and values.is_land_unit(state, u):
-                u.location, u.props = LIBERABLE, {"liberable": nation}  # 46.6: they may return
-                continue
-            del state.units_by_id[u.id]
+    else:
+        for u in sorted([u for u in state.units_by_id.values() if u.nation == nation], key=lambda u: u.id):
+            if naval_units.is_naval(state, u) and u.location not in (values.FORCE_POOL, "Eliminated"):
+                navy.setdefault(u.location or "", []).append(u)
+            else:  # land and air on the map, and the whole force pool (40.1)
+                removed.append(u.id)
+                if state.game.optional_rule("ETO-46.6") and values.is_land_unit(state, u):
+                    u.location, u.props = LIBERABLE, {"liberable": nation}  # 46.6: they may return
+                    continue
+                del state.units_by_id[u.id]
     mask = politics.territory(state, nation)
     ctl.control(state)[mask] = ctl.SIDE_CODE[win_side]
     state.emit("conquered", side=win_side, rule="ETO-40.1", nation=nation, conqueror=conqueror,

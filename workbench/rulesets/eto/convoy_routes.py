@@ -141,6 +141,7 @@ class CloseRouteOrder(OrderKind):
 
     kind = "close_route"
     rule = RULE
+    opening = False
 
     def in_game(self, game: Any) -> bool:
         return bool(game.options.get("naval")) and bool(game.options.get("strategic-warfare"))
@@ -149,13 +150,14 @@ class CloseRouteOrder(OrderKind):
         d = state.decision
         if d is None:
             return []
-        return [{"kind": self.kind, "route": r} for r in sorted(_t(state)) if close_why_not(state, d.side, r) is None]
+        return [{"kind": self.kind, "route": r} for r in sorted(_t(state))
+                if close_why_not(state, d.side, r, opening=self.opening) is None]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         d = state.decision
         if d is None:
             raise IllegalOrder(self.rule, "no decision is open")
-        refuse(close_why_not(state, d.side, str(order.get("route"))))
+        refuse(close_why_not(state, d.side, str(order.get("route")), opening=self.opening))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         r = order["route"]
@@ -169,28 +171,12 @@ class CloseRouteOrder(OrderKind):
                         + (f" (costs {row['eps']} EPs from next season's income)" if row.get("eps") else ""))
 
 
-class OpenRouteOrder(OrderKind):
+class OpenRouteOrder(CloseRouteOrder):
     """``{"kind": "open_route", "route": name}``: open the Arctic route, or reopen one closed by
-    choice (ETO-36.4)."""
+    choice (ETO-36.4); the same checks as a closure, read the other way."""
 
     kind = "open_route"
-    rule = RULE
-
-    def in_game(self, game: Any) -> bool:
-        return bool(game.options.get("naval")) and bool(game.options.get("strategic-warfare"))
-
-    def legal(self, state: State) -> list[dict[str, Any]]:
-        d = state.decision
-        if d is None:
-            return []
-        return [{"kind": self.kind, "route": r} for r in sorted(_t(state))
-                if close_why_not(state, d.side, r, opening=True) is None]
-
-    def check(self, state: State, order: dict[str, Any]) -> None:
-        d = state.decision
-        if d is None:
-            raise IllegalOrder(self.rule, "no decision is open")
-        refuse(close_why_not(state, d.side, str(order.get("route")), opening=True))
+    opening = True
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         open_route(state, order["route"], self.rule, "the Western Allies open")

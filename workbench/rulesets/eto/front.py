@@ -13,11 +13,12 @@ from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
 
 
-def apply_front(state: State, side: str) -> int:
+def apply_front(state: State, side: str, within: np.ndarray | None = None) -> int:
     """ETO-24.5: enemy-held vacant hexes cut off from every enemy unit and enemy airbase by
     friendly units and ZOC become friendly.  Hexes in friendly ZOC (the front itself),
     in enemy ZOC, holding enemy units, and airbases (airfield markers too) and fortifications
-    (fortification markers too) do not change.
+    (fortification markers too) do not change.  ``within``: only those hexes may change (40.6
+    applies the front to Italy's lands alone).
     Returns how many hexes changed hands."""
     hm = state.map
     ta = terrain_arrays(state)
@@ -45,6 +46,8 @@ def apply_front(state: State, side: str) -> int:
     else:
         reached = np.zeros(hm.size, dtype=bool)
     flip = enemy_held & ~reached & ~theirs & ~zoc(state, enemy) & ~airbase & ~fort & ~fzoc & ta.land
+    if within is not None:
+        flip &= within
     n = int(flip.sum())
     if n:
         ctrl[flip] = SIDE_CODE[side]

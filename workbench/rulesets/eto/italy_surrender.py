@@ -92,9 +92,7 @@ def on_capture(state: State, unit: Unit, taken: np.ndarray) -> None:
     ctrl[back & ~held] = ctl.AXIS
     from workbench.rulesets.eto.front import apply_front
 
-    before = ctrl.copy()
-    apply_front(state, "allies")  # hexes behind the Allied front stay Allied ...
-    ctrl[~back] = before[~back]  # ... the front's reach elsewhere waits for its own step
+    apply_front(state, "allies", within=back)  # hexes behind the Allied front stay Allied
     state.emit("italy_surrenders", side="allies", rule=RULE,
                text=f"Italy surrenders ({die}): conquered; Italy, Albania and Sardinia friendly to the Axis "
                     "except where Allied units stand or behind the Allied front")

@@ -21,6 +21,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.rulesets.eto import convoy_routes, politics
 from workbench.rulesets.eto.convoy_routes import sent, to_soviet_this_season
+from workbench.rulesets.eto.income import us_base_income
 from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-36.5"
@@ -70,13 +71,6 @@ def limit(state: State, a: str, b: str) -> tuple[int, str]:
     return n, f"{FLOWS[(a, b)]}: {a} sends up to {frac} of its total ({base}): {n}"
 
 
-def us_income(state: State) -> int:
-    """The US income of this season (36.1, 36.3: the year track), read without marking it."""
-    from workbench.rulesets.eto.income import us_base_income
-
-    return us_base_income(state)
-
-
 def why_not(state: State, side: str, a: str, b: str, eps: Any) -> Refusal | None:
     """Why ``side`` may not send ``eps`` EPs from ``a`` to ``b`` now (36.0, 36.5-36.9)."""
     t = _t(state)
@@ -104,11 +98,11 @@ def why_not(state: State, side: str, a: str, b: str, eps: Any) -> Refusal | None
     if sent(state, a, b) + eps > most:
         return Refusal(rule, f"{words}; {sent(state, a, b)} sent already this season")
     if a == "US":
-        cap = int(_frac(t["us_total_max_fraction_of_income"]) * us_income(state))
+        cap = int(_frac(t["us_total_max_fraction_of_income"]) * us_base_income(state))
         total = sent(state, "US", "SU") + sent(state, "US", "UK") + eps
         if total > cap:
             return Refusal("ETO-36.8", f"the US may spend at most two thirds of its income "
-                           f"({us_income(state)}) on lend lease a season: {cap}")
+                           f"({us_base_income(state)}) on lend lease a season: {cap}")
     return None
 
 

@@ -139,7 +139,7 @@ class CreateVichyOrder(OrderKind):
 
     def check(self, state: State, order: dict[str, Any]) -> None:
         f = state.frames[-1] if state.frames else {}
-        if f.get("kind") != INTERRUPT and f.get("interrupt") != INTERRUPT:
+        if f.get("interrupt") != INTERRUPT:
             raise IllegalOrder(self.rule, "Vichy France can be created only the moment its conditions are met")
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
