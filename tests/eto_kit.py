@@ -37,9 +37,13 @@ def _toml(v: Any) -> str:
 
 def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: str = "1941-08",
                   tracks: dict[str, Any] | None = None, extra: str = "", specials: tuple[str, ...] = (),
-                  west: bool = False, options: dict[str, Any] | None = None) -> str:
+                  west: bool = False, options: dict[str, Any] | None = None,
+                  axis: tuple[str, ...] = ("GE", "IT"), allies: tuple[str, ...] = ("UK", "FR"),
+                  control: dict[str, str] | None = None) -> str:
     """A test scenario: the eastern test front, or with ``west`` the 1940 Channel front (August 1940,
-    after the fall of France: the UK against Germany and Italy, the Low Countries and France German-held)."""
+    after the fall of France: the UK against Germany and Italy, the Low Countries and France German-held).
+    On the Channel front ``axis`` and ``allies`` list the sides' nations and ``control`` overrides
+    countries' control (the politics tests add neutrals, and an unfallen France)."""
     t = {"GE.eps": 20, "GE.offensives": 3, "SU.eps": 20, "SU.offensives": 3, "IT.eps": 0,
          "initiative": "axis", **(tracks or {})}
     lines = [
@@ -47,12 +51,13 @@ def scenario_text(units: list[dict[str, Any]], *, first: str = "1941-07", last: 
         f'first_turn = "{first}"', f'last_turn = "{last}"',
     ]
     if west:
+        ctl = {"Germany": "axis", "Belgium": "axis", "Netherlands": "axis", "Italy": "axis", "Luxembourg": "axis",
+               "France": "axis", "United Kingdom": "allies", "Malta": "allies", **(control or {})}
         lines += [
-            "[sides.axis]", 'nations = ["GE", "IT"]', "[sides.allies]", 'nations = ["UK", "FR"]',
+            "[sides.axis]", f"nations = {_toml(list(axis))}", "[sides.allies]", f"nations = {_toml(list(allies))}",
             "[tracks]", *[f'"{k}" = {_toml(v)}' for k, v in {"UK.eps": 20, "UK.offensives": 3,
                                                                **{k: v for k, v in t.items() if not k.startswith("SU.")}}.items()],
-            "[control]", '"Germany" = "axis"', '"Belgium" = "axis"', '"Netherlands" = "axis"', '"Italy" = "axis"',
-            '"Luxembourg" = "axis"', '"France" = "axis"', '"United Kingdom" = "allies"', '"Malta" = "allies"',
+            "[control]", *[f'"{k}" = "{v}"' for k, v in ctl.items()],
         ]
     else:
         lines += [

@@ -26,9 +26,8 @@ def new_state(tmp_path: Path, politics_text: str = WAR_1940, *, first: str = "19
               units: list | None = None):  # noqa: ANN201
     text = scenario_text(units or [unit("GE-1", "GE", "infantry", "03946")], first=first, last=last, west=True,
                          options={"politics": True}, extra=politics_text,
-                         tracks={"GE.income_base": 60, "UK.income_base": 40})
-    text = text.replace('nations = ["UK", "FR"]', 'nations = ["UK", "FR", "SU", "US"]').replace(
-        'nations = ["GE", "IT"]', 'nations = ["GE", "IT", "HU", "RO", "BU", "FI"]')
+                         tracks={"GE.income_base": 60, "UK.income_base": 40},
+                         axis=("GE", "IT", "HU", "RO", "BU", "FI"), allies=("UK", "FR", "SU", "US"))
     path = tmp_path / "eto-activation.toml"
     path.write_text(text)
     return load_scenario(path).new_state(seed=1)

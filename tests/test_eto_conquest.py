@@ -21,9 +21,8 @@ fronts = [["axis", "western"]]
 
 def new_state(tmp_path: Path, units: list, *, on: bool = True, air: bool = False):  # noqa: ANN201
     text = scenario_text(units, first="1940-06", last="1940-07", west=True,
-                         options={"politics": on, "naval": True, "air": air}, extra=WAR)
-    text = text.replace('"France" = "axis"', '"France" = "allies"').replace(
-        'nations = ["UK", "FR"]', 'nations = ["UK", "FR", "DK", "LU"]')
+                         options={"politics": on, "naval": True, "air": air}, extra=WAR,
+                         allies=("UK", "FR", "DK", "LU"), control={"France": "allies"})
     path = tmp_path / "eto-conquest.toml"
     path.write_text(text)
     return load_scenario(path).new_state(seed=1)
@@ -128,9 +127,7 @@ fronts = [["axis", "western"]]
 
 def _italy(tmp_path: Path, units: list, *faces: int):  # noqa: ANN202
     text = scenario_text(units, first="1943-09", last="1943-10", west=True, options={"politics": True},
-                         extra=ITALY_1943)
-    text = text.replace('nations = ["UK", "FR"]', 'nations = ["UK", "FR", "US"]').replace(
-        '"Italy" = "axis"', '"Italy" = "axis"\n"Libya" = "allies"')
+                         extra=ITALY_1943, allies=("UK", "FR", "US"), control={"Libya": "allies"})
     path = tmp_path / "eto-italy.toml"
     path.write_text(text)
     s = load_scenario(path).new_state(seed=1)
@@ -278,9 +275,8 @@ def test_eto_46_6_liberated_forces_return_one_now_one_each_winter(tmp_path: Path
              unit("FR-1", "FR", "infantry", "03660"), unit("FR-2", "FR", "armor", "03253"),
              unit("FR-3", "FR", "infantry", "Force pool")]
     text = scenario_text(units, first="1940-12", last="1941-01", west=True,
-                         options={"politics": True, "naval": True, "optional_rules": ["ETO-46.6"]}, extra=WAR)
-    text = text.replace('"France" = "axis"', '"France" = "allies"').replace(
-        'nations = ["UK", "FR"]', 'nations = ["UK", "FR", "DK", "LU"]')
+                         options={"politics": True, "naval": True, "optional_rules": ["ETO-46.6"]}, extra=WAR,
+                         allies=("UK", "FR", "DK", "LU"), control={"France": "allies"})
     path = tmp_path / "eto-46-6.toml"
     path.write_text(text)
     s = load_scenario(path).new_state(seed=1)

@@ -32,8 +32,7 @@ def game(tmp_path: Path, politics_text: str, *, first: str = "1940-08", last: st
          politics_on: bool = True, optional: tuple[str, ...] = ()):  # noqa: ANN201
     options = {"politics": politics_on, **({"optional_rules": list(optional)} if optional else {})}
     text = scenario_text(units or [unit("GE-1", "GE", "infantry", "03946")], first=first, last=last, west=True,
-                         options=options, extra=politics_text)
-    text = text.replace('nations = ["UK", "FR"]', f"nations = {list(allies)!r}".replace("'", '"'))
+                         options=options, extra=politics_text, allies=allies)
     path = tmp_path / "eto-politics.toml"
     path.write_text(text)
     return load_scenario(path)

@@ -17,14 +17,11 @@ fronts = [["axis", "western"]]
 
 
 def new_state(tmp_path: Path, units: list, politics_text: str = WAR, *faces: int):  # noqa: ANN201
+    sw_axis = 'SW = "axis"' in politics_text  # Sweden listed with the side its partnership fights for
     text = scenario_text([unit("GE-1", "GE", "infantry", "03946"), *units], first="1940-06", last="1940-07",
                          west=True, options={"politics": True, "naval": True}, extra=politics_text,
-                         tracks={"GE.eps": 20})
-    sw_axis = 'SW = "axis"' in politics_text
-    allies = '"UK", "FR", "NO"' + ("" if sw_axis else ', "SW"')
-    text = text.replace('nations = ["UK", "FR"]', f"nations = [{allies}]")
-    if sw_axis:
-        text = text.replace('nations = ["GE", "IT"]', 'nations = ["GE", "IT", "SW"]')
+                         tracks={"GE.eps": 20}, axis=("GE", "IT", "SW") if sw_axis else ("GE", "IT"),
+                         allies=("UK", "FR", "NO") if sw_axis else ("UK", "FR", "NO", "SW"))
     path = tmp_path / "eto-iron.toml"
     path.write_text(text)
     s = load_scenario(path).new_state(seed=1)

@@ -32,9 +32,7 @@ def sw(tmp_path, units: list[dict[str, Any]], *faces: int, us: bool = False, opt
        tracks: dict[str, Any] | None = None):  # noqa: ANN201
     """August 1940 with the Strategic Warfare phase; ``us`` adds the US to the Allies."""
     text = scenario_text(units, west=True, first="1940-08", last="1940-10", options=options or OPTIONS,
-                         tracks=tracks)
-    if us:
-        text = text.replace('nations = ["UK", "FR"]', 'nations = ["UK", "FR", "US"]')
+                         tracks=tracks, allies=("UK", "FR", "US") if us else ("UK", "FR"))
     path = tmp_path / "eto-sb.toml"
     path.write_text(text)
     s = load_scenario(path).new_state(seed=1)
