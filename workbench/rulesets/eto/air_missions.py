@@ -32,6 +32,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    air_supply,
     air_units,
     airbases,
     combat,
@@ -204,10 +205,12 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
     """Hexes in range a mission could go to, nearest first (for the order list)."""
     hm = state.map
     enemy = values.other(side)
-    rng = air_units.air_range(state, u)
+    rng = air_supply.mission_range(state, u)  # 33.7: one hex while out of supply
     d = hm.dist_from(u.location)
     if mission == "change_base":
-        rng *= int(airbases.table(state)["change_base_hop_multiplier"])
+        rng = air_units.air_range(state, u) * int(airbases.table(state)["change_base_hop_multiplier"])
+        if air_supply.marked(u) and phase_for(state, side) != "naval-air":
+            rng = air_supply.mission_range(state, u)
         cand = {b for b in airbases.friendly_bases(state, side) if b != u.location
                 and airbases.has_room(state, side, b, u)}
     elif mission == "attack_air":
@@ -276,7 +279,7 @@ def _pickup_path(state: State, side: str, start: str, to: str, joins: dict[str, 
     refuse(path_why_not(state, side, start, path, rng))
     for b, us in joins.items():
         rest = path[path.index(b) + 1:]
-        refuse(path_why_not(state, side, b, rest, min(air_units.air_range(state, u) for u in us)))
+        refuse(path_why_not(state, side, b, rest, min(air_supply.mission_range(state, u) for u in us)))
     return path
 
 
@@ -298,7 +301,9 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))
-    rng = min(air_units.air_range(state, u) for u in units)
+    rng = min(air_supply.mission_range(state, u) for u in units)  # 33.7: one hex while out of supply
+    if mission != "change_base":
+        refuse(air_supply.target_why_not(state, [*units, *(j for us in joins.values() for j in us)], str(to)))
     stops: list[str] = []
     if joins:
         return units, mission, _pickup_path(state, side, start, str(to), joins, rng), [], side
@@ -306,7 +311,8 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
         via = order.get("via") or []
         if not isinstance(via, list) or len(via) + 1 > int(airbases.table(state)["change_base_hops"]):
             raise IllegalOrder("ETO-12.3", "a change of base makes at most three hops")
-        hop = int(airbases.table(state)["change_base_hop_multiplier"]) * rng
+        refuse(air_supply.change_base_why_not(state, units, via, start, str(to), phase_for(state, side)))
+        hop = int(airbases.table(state)["change_base_hop_multiplier"]) * min(air_units.air_range(state, u) for u in units)
         path: list[str] = []
         prev = start
         for stop in [*via, to]:

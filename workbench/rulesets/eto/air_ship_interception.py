@@ -39,6 +39,7 @@ from workbench.rulesets.eto import (
     air_flights,
     air_interception,
     air_naval,
+    air_supply,
     air_units,
     commitment,
     naval_movement,
@@ -76,7 +77,7 @@ def target_hex(state: State, u: Unit, space: str) -> str | None:
     if not hexes or not state.map.has_hex(u.location):
         return None
     best = min(hexes, key=lambda h: (state.map.distance(u.location, h), h))
-    return best if state.map.distance(u.location, best) <= air_units.air_range(state, u) else None
+    return best if state.map.distance(u.location, best) <= air_supply.mission_range(state, u) else None  # 33.7
 
 
 def targets(state: State, voyage: dict[str, Any]) -> list[Unit]:
@@ -121,6 +122,9 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
         return Refusal("ETO-16.5", f"{space} has no hex grid: only carrier-based naval air reaches ships there")
     to = target_hex(state, u, space)
     if to is None:
+        if air_supply.marked(u):
+            return Refusal(air_supply.RULE, f"{u.id} is out of supply: it flies missions only over its base hex or "
+                                            f"an adjacent one; {space} is farther")
         return Refusal("ETO-14.1", f"{space} is beyond {u.id}'s range of {air_units.air_range(state, u)} "
                                    f"from {u.location}")
     if air_grounded(state)[state.map.index(to)]:
@@ -203,7 +207,7 @@ class InterceptShipsOrder(OrderKind):
         start = air_flights.one_base(units, "interceptors")
         to = str(target_hex(state, units[0], space))
         path = air_flights.path_to(state, start, to) if start != to else []
-        rng = min(air_units.air_range(state, u) for u in units)
+        rng = min(air_supply.mission_range(state, u) for u in units)
         refuse(air_flights.path_why_not(state, f["side"], start, path, rng))
         return space, units, path, to
 
