@@ -117,3 +117,108 @@ def test_eto_33_7_a_marked_fighter_intercepts_only_over_its_own_or_an_adjacent_h
     assert why is not None and why.rule == "ETO-33.7"
     with pytest.raises(IllegalOrder, match="ETO-33.7"):
         s.apply({"kind": "intercept", "units": ["UK-f1"], "path": path_to(s, DOVER, SEA_OFF_ANTWERP)})
+
+
+# == 34.3 ========================================================================================
+def _lose(s, uid, over):  # noqa: ANN001, ANN202
+    """``uid`` loses a step over ``over`` (an air combat there), then is back on its base."""
+    from workbench.rulesets.eto import air_combat
+
+    u = s.unit(uid)
+    base = u.location
+    u.location = over
+    result = air_combat.lose_step(s, u, "ETO-15.6", " (test)")
+    if result == "depleted":
+        u.location = base
+    return result
+
+
+def _at_replenishment(s):  # noqa: ANN001, ANN202
+    step_to(s, "end/replenishment", limit=150)
+    while s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+    return s
+
+
+def test_eto_34_3_a_step_lost_over_home_is_rebuilt_for_5_eps_at_the_turns_end(tmp_path):
+    """34.3: "An air unit that suffers step loss over a home country hex (including a coastal hex)
+    can be rebuilt to full strength at the end of the turn it suffers damage ... The cost of this
+    rebuild is 5 EPs".  The British fighter hit over Dover (a coastal English hex) is rebuilt in
+    the Replenishment step: 7 EPs on the track become 2.  The one hit over Calais (France) is
+    not eligible."""
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("UK-f2", "UK", "fighter", LONDON)],
+             tracks={"UK.eps": 7, "UK.reserve": 0})
+    assert _lose(s, "UK-f1", DOVER) == "depleted" and _lose(s, "UK-f2", CALAIS) == "depleted"
+    _at_replenishment(s)
+    legal = [o for o in s.legal_orders() if o["kind"] == "recover_pilots"]
+    assert legal == [{"kind": "recover_pilots", "unit": "UK-f1"}]
+    with pytest.raises(IllegalOrder) as exc:
+        s.apply({"kind": "recover_pilots", "unit": "UK-f2"})
+    assert exc.value.rule == "ETO-34.3" and "home country" in exc.value.why
+    s.apply({"kind": "recover_pilots", "unit": "UK-f1"})
+    assert not s.unit("UK-f1").reduced and s.unit("UK-f1").location == DOVER
+    assert s.tracks["UK.eps"] == 2 and events(s, "pilots_recovered")[-1]["rule"] == "ETO-34.3"
+    with pytest.raises(IllegalOrder, match="ETO-34.3"):
+        s.apply({"kind": "recover_pilots", "unit": "UK-f1"})  # once rebuilt, no more
+
+
+def test_eto_34_3_only_the_turn_of_the_loss_and_paid_from_track_or_reserve(tmp_path):
+    """34.3: "at the end of the turn it suffers damage" (a step lost last turn is not recovered)
+    and "paid from economic reserve or the EP track" (4 EPs + 0 reserve: refused; 4 + 1: paid,
+    the track first)."""
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("UK-f2", "UK", "fighter", LONDON)],
+             tracks={"UK.eps": 4, "UK.reserve": 1})
+    _lose(s, "UK-f1", DOVER)
+    _lose(s, "UK-f2", LONDON)
+    s.unit("UK-f2").props["pilot_recovery"] = "1940-07"  # as if hit a month earlier
+    _at_replenishment(s)
+    why = s.check({"kind": "recover_pilots", "unit": "UK-f2"})
+    assert why is not None and why.rule == "ETO-34.3" and "this turn" in why.why
+    s.tracks["UK.reserve"] = 0
+    why = s.check({"kind": "recover_pilots", "unit": "UK-f1"})
+    assert why is not None and why.rule == "ETO-34.3" and "5 EPs" in why.why
+    s.tracks["UK.reserve"] = 1
+    s.apply({"kind": "recover_pilots", "unit": "UK-f1"})
+    assert (s.tracks["UK.eps"], s.tracks["UK.reserve"]) == (0, 0)
+
+
+def test_eto_34_3_an_eliminated_unit_waits_in_the_replenishment_box(tmp_path):
+    """34.3 and the sequence of play (End phase Step 3: "Rebuild air units eligible for pilot
+    recovery ... move any infantry and air units still in the replenishment box to their
+    respective force pools").  Two depleted British fighters are shot down over London: both go
+    to the Replenishment box; one is rebuilt at full strength on a friendly English base
+    (not on a French one), the other goes to the force pool when the step ends.  A fighter shot
+    down over Calais goes straight to the force pool."""
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", LONDON, reduced=True),
+                        unit("UK-f2", "UK", "fighter", LONDON, reduced=True),
+                        unit("UK-f3", "UK", "fighter", DOVER, reduced=True)],
+             tracks={"UK.eps": 20, "UK.reserve": 0})
+    assert _lose(s, "UK-f1", LONDON) == "eliminated" and _lose(s, "UK-f2", LONDON) == "eliminated"
+    assert _lose(s, "UK-f3", CALAIS) == "eliminated"
+    f1, f2, f3 = s.unit("UK-f1"), s.unit("UK-f2"), s.unit("UK-f3")
+    assert f1.location == f2.location == "Replenishment" and f3.location == "Force pool"
+    _at_replenishment(s)
+    legal = [o for o in s.legal_orders() if o["kind"] == "recover_pilots"]
+    assert legal and {o["unit"] for o in legal} == {"UK-f1", "UK-f2"} and all("at" in o for o in legal)
+    with pytest.raises(IllegalOrder, match="ETO-34.3"):
+        s.apply({"kind": "recover_pilots", "unit": "UK-f1", "at": CALAIS})
+    s.apply({"kind": "recover_pilots", "unit": "UK-f1", "at": DOVER})
+    assert f1.location == DOVER and not f1.reduced and s.tracks["UK.eps"] == 15
+    while s.step.key == "end/replenishment":
+        s.apply({"kind": "end_step"})
+    assert f2.location == "Force pool" and not f2.props.get("pilot_recovery")
+
+
+def test_eto_34_3_defenders_of_the_home_country_in_the_strategic_warfare_box(tmp_path):
+    """34.3: "Air units defending their home country in the strategic warfare box are eligible";
+    an escort over the enemy's country is not."""
+    s = west(tmp_path, [unit("UK-f1", "UK", "fighter", DOVER), unit("GE-f1", "GE", "fighter", CALAIS)],
+             tracks={"UK.eps": 20, "GE.eps": 20})
+    from workbench.rulesets.eto import pilot_recovery
+
+    uk, ge = s.unit("UK-f1"), s.unit("GE-f1")
+    box = "Strategic warfare box"
+    uk.props.update(sb_mission="defend", sb_target="UK")
+    ge.props.update(sb_mission="escort", sb_target="UK")
+    assert _lose(s, "UK-f1", box) == "depleted" and _lose(s, "GE-f1", box) == "depleted"
+    assert pilot_recovery.eligible(s, uk) and not pilot_recovery.eligible(s, ge)

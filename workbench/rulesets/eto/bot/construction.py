@@ -57,3 +57,15 @@ def placements(ctx: Context, opts: list[dict[str, Any]]) -> list[dict[str, Any]]
     mine = [o for o in opts if o["unit"] == uid]
     near = [o for o in mine if hm.has_hex(o["at"]) and info["to_enemy"][hm.index(o["at"])] <= 6]
     return sorted(near or mine, key=lambda o: value(o["at"]), reverse=True)
+
+
+def recover(ctx: Context) -> dict[str, Any] | None:
+    """34.3: recover pilots whenever it is offered (5 EPs buy back a whole air step), at most a
+    few a step."""
+    n = ctx.memo.get("recovered", 0)
+    if n >= 6:
+        return None
+    o = ctx.first_ok(ctx.legal("recover_pilots")[:3])
+    if o is not None:
+        ctx.memo["recovered"] = n + 1
+    return o
