@@ -25,6 +25,14 @@ def aboard(state: State, carrier: Unit) -> list[Unit]:
     return [u for u in air_units.air_units(state, carrier.side) if u.props.get("carrier") == carrier.id]
 
 
+def sync(state: State, air: Unit) -> None:
+    """ETO-13.3: a naval air unit on a carrier is wherever its carrier is."""
+    c = carrier_of(state, air)
+    if c is not None and air.location not in (values.FORCE_POOL, values.PERMANENT) \
+            and not air_units.airborne(air):
+        air.location = c.location
+
+
 def may_base_why_not(state: State, air: Unit, carrier: Unit) -> Refusal | None:
     """ETO-13.3: naval air only; a CVE only a naval air unit of 1 SP at full strength; one unit a
     carrier (13.2's capacity table: a CV or CVE bases one naval air unit)."""
