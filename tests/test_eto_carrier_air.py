@@ -61,3 +61,104 @@ def test_eto_16_5_an_air_role_must_be_fighter_or_bomber(tmp_path):
     why = plan_why_not({"air_roles": {"UK-air": "escort"}}, ["UK-CV"])
     assert why is not None and why.rule == "ETO-16.5"
     assert plan_why_not({"air_roles": {"UK-air": "fighter"}}, ["UK-CV"]) is None
+
+
+# == changes of base with carriers (13.1, 13.3, 13.4) =============================================
+DOVER, HARWICH = "03148", "03246"
+
+
+def _air_movement(tmp_path, *units):  # noqa: ANN001, ANN202
+    from eto_kit import step_to
+
+    s = new_state(tmp_path, list(units), west=True, options={"naval": True, "air": True})
+    step_to(s, "naval-air/sides/air-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, "naval-air/sides/air-movement")
+    assert s.decision.side == "allies"
+    return s
+
+
+def test_eto_13_3_naval_air_changes_base_onto_a_carrier_at_sea(tmp_path):
+    """13.3: "CV units as well as land bases serve as bases for them.  A CV can serve as the start
+    or end of a naval air unit's change of base".  The 2-5 naval air at Dover flies to Ark Royal in
+    the North Sea (a gridded area: to its hex nearest Dover) and is based on her; Dover's base is
+    free again.  A CVE takes only 1-SP naval air."""
+    from workbench.rulesets.eto import airbases
+
+    s = _air_movement(tmp_path, unit("UK-CV", "UK", "cv", "North Sea", name="Ark Royal"),
+                      unit("UK-CVE", "UK", "cve", "North Sea"), unit("UK-air", "UK", "naval_air", DOVER))
+    air = s.unit("UK-air")
+    why = s.check({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": "North Sea", "carrier": "UK-CVE"})
+    assert why is not None and why.rule == "ETO-13.3" and "1 SP" in why.why
+    s.apply({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": "North Sea", "carrier": "UK-CV"})
+    assert air.props["carrier"] == "UK-CV" and air.location == "North Sea" and not air.props.get("flight")
+    assert airbases.based_at(s, DOVER, "allies") == []
+    assert events(s, "air_on_carrier")[-1]["rule"] == "ETO-13.3"
+
+
+def test_eto_13_3_a_carrier_is_never_an_intermediate_base(tmp_path):
+    """13.3: "a CV cannot serve as in intermediate base"."""
+    s = _air_movement(tmp_path, unit("UK-CV", "UK", "cv", DOVER, name="Ark Royal"),
+                      unit("UK-air", "UK", "naval_air", HARWICH))
+    why = s.check({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": "02948", "via": ["UK-CV"]})
+    assert why is not None and why.rule == "ETO-13.3" and "intermediate" in why.why
+
+
+def test_eto_13_3_from_a_carrier_at_sea_to_a_land_base(tmp_path):
+    """13.3: the carrier as the start of a change of base: Ark Royal's air in the North Sea takes
+    off from the area's hex nearest Harwich (03247, one hex out) and lands at Harwich; it is
+    land-based from then on."""
+    s = _air_movement(tmp_path, unit("UK-CV", "UK", "cv", "North Sea", name="Ark Royal"),
+                      unit("UK-air", "UK", "naval_air", "North Sea", props={"carrier": "UK-CV"}))
+    air = s.unit("UK-air")
+    s.apply({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": HARWICH})
+    assert air.location == HARWICH and not air.props.get("carrier")
+    takeoff = [e for e in s.log if e["kind"] == "air_takeoff"][-1]
+    assert "03247" in takeoff["text"]
+
+
+def test_eto_13_1_carrier_air_in_an_area_without_a_hex_grid(tmp_path):
+    """13.1: "Land-based aircraft cannot enter these areas.  A naval air unit can perform missions
+    only within the area occupied by its CV base."  Ark Royal's air in the North Atlantic flies no
+    mission over the map and cannot change base to Dover; it may move to another carrier in the
+    North Atlantic (no flight over the map).  The naval air at Dover cannot fly out to that carrier."""
+    from workbench.rulesets.eto import air_missions
+
+    s = _air_movement(tmp_path, unit("UK-CV", "UK", "cv", "North Atlantic", name="Ark Royal"),
+                      unit("UK-CV2", "UK", "cv", "North Atlantic", name="Illustrious"),
+                      unit("UK-CV3", "UK", "cv", "North Atlantic", name="Victorious"),
+                      unit("UK-air", "UK", "naval_air", "North Atlantic", props={"carrier": "UK-CV"}),
+                      unit("UK-air2", "UK", "naval_air", DOVER))
+    air = s.unit("UK-air")
+    why = air_missions.unit_why_not(s, "allies", air, "attack_air", DOVER)
+    assert why is not None and why.rule == "ETO-13.1"
+    why = s.check({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": DOVER})
+    assert why is not None and why.rule == "ETO-13.1"
+    why = s.check({"kind": "fly", "units": ["UK-air2"], "mission": "change_base", "to": "North Atlantic",
+                   "carrier": "UK-CV3"})
+    assert why is not None and why.rule == "ETO-13.1"
+    s.apply({"kind": "fly", "units": ["UK-air"], "mission": "change_base", "to": "North Atlantic", "carrier": "UK-CV2"})
+    assert air.props["carrier"] == "UK-CV2" and air.location == "North Atlantic"
+
+
+def test_eto_13_4_air_up_when_its_carrier_sinks_lands_ashore_within_twice_its_range(tmp_path):
+    """13.3/13.4: a carrier sunk with its naval air aboard takes it to the force pool; one sunk
+    "while its naval air unit is airborne" lets it "rebase to a land base within twice the unit's
+    range" (2 x 5 = 10 hexes): Illustrious's air, aboard, is lost; Ark Royal's, flying at 03149
+    when she sinks, lands on a British base within 10 hexes when the flights return."""
+    from workbench.rulesets.eto import air_flights, naval_units, values
+
+    s = new_state(tmp_path, [unit("UK-CV", "UK", "cv", "English Channel", name="Ark Royal"),
+                             unit("UK-CV2", "UK", "cv", "English Channel", name="Illustrious"),
+                             unit("UK-air", "UK", "naval_air", "English Channel", props={"carrier": "UK-CV"}),
+                             unit("UK-air2", "UK", "naval_air", "English Channel", props={"carrier": "UK-CV2"})],
+                  west=True, options={"naval": True, "air": True})
+    up, aboard = s.unit("UK-air"), s.unit("UK-air2")
+    up.location, up.props["flight"] = "03149", "F9"
+    naval_units.sink(s, s.unit("UK-CV"), "ETO-9.5")
+    naval_units.sink(s, s.unit("UK-CV2"), "ETO-9.5")
+    assert aboard.location == values.FORCE_POOL and up.location == "03149"
+    air_flights.return_all(s)
+    assert s.map.has_hex(up.location) and s.map.distance("03149", up.location) <= 10
+    assert not up.props.get("carrier") and events(s, "air_evacuated")[-1]["rule"] == "ETO-13.4"
