@@ -162,3 +162,43 @@ def test_eto_13_4_air_up_when_its_carrier_sinks_lands_ashore_within_twice_its_ra
     air_flights.return_all(s)
     assert s.map.has_hex(up.location) and s.map.distance("03149", up.location) <= 10
     assert not up.props.get("carrier") and events(s, "air_evacuated")[-1]["rule"] == "ETO-13.4"
+
+
+def test_eto_8_5_16_5_carrier_air_intercepts_ships_moving_in_its_gridded_area(tmp_path):
+    """8.5: "the CV's naval air unit can intercept enemy ships automatically even if the CV's group
+    fails to find the enemy; it uses the air interception procedure (14.0)"; 16.5: "All air units
+    can intercept enemy naval units in ports, coastal hexes, and sea spaces with hex grids".  A CL
+    and a DD sail from Harwich into the North Sea, where the Graf Zeppelin's air waits: it is
+    offered the interception, flies from its carrier's area to the ships and makes two attacks
+    (2 SP): 6+6 sinks the CL, 1+1 misses the DD; it is back aboard after the step.  A second carrier's air
+    with its carrier in the North Atlantic (no hex grid) is not offered it (16.5: only naval interception there)."""
+    from eto_kit import step_to
+
+    from workbench.rulesets.eto import air_ship_interception as asi
+
+    step = "naval-air/sides/first-naval-movement"
+    s = new_state(tmp_path, [unit("GE-CV", "GE", "cv", "North Sea", name="Graf Zeppelin"),
+                             unit("GE-air", "GE", "naval_air", "North Sea", props={"carrier": "GE-CV"}),
+                             unit("GE-CV2", "GE", "cv", "North Atlantic", name="Peter Strasser"),
+                             unit("GE-air2", "GE", "naval_air", "North Atlantic", props={"carrier": "GE-CV2"}),
+                             unit("UK-CL", "UK", "cl", HARWICH, props={"in_port": True}),
+                             unit("UK-DD", "UK", "dd", HARWICH, props={"in_port": True})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    step_to(s, step)
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, step)
+    s.apply({"kind": "sail", "units": ["UK-CL", "UK-DD"], "path": ["North Sea"]})
+    assert (s.decision.kind, s.decision.side) == (asi.INTERRUPT, "axis")
+    assert [o for o in s.legal_orders() if o["kind"] == "intercept_ships"] == [
+        {"kind": "intercept_ships", "units": ["GE-air"]}]
+    s.dice = FixedDice(6, 6, 1, 1)
+    s.apply({"kind": "intercept_ships", "units": ["GE-air"]})
+    s.apply({"kind": "pass"})
+    attacks = [(e["data"]["ship"], e["dice"], e["data"]["result"]) for e in events(s, "air_naval")]
+    assert attacks == [("UK-CL", [6, 6], "sunk"), ("UK-DD", [1, 1], "miss")]
+    s.apply({"kind": "end_step"})
+    air = s.unit("GE-air")
+    assert air.location == "North Sea" and air.props["carrier"] == "GE-CV" and not air.props.get("flight")
+    why = asi.interceptor_why_not(s, s.unit("GE-air2"), "axis", "North Sea")
+    assert why is not None and why.rule == "ETO-16.5" and "without a hex grid" in why.why
