@@ -202,3 +202,21 @@ def test_eto_8_5_16_5_carrier_air_intercepts_ships_moving_in_its_gridded_area(tm
     assert air.location == "North Sea" and air.props["carrier"] == "GE-CV" and not air.props.get("flight")
     why = asi.interceptor_why_not(s, s.unit("GE-air2"), "axis", "North Sea")
     assert why is not None and why.rule == "ETO-16.5" and "without a hex grid" in why.why
+
+
+def test_eto_13_4_air_up_when_its_carrier_is_damaged_far_from_land_returns_to_another_carrier(tmp_path):
+    """13.4: a damaged CV, too, sends its airborne air elsewhere ("destroyed or damaged while its
+    naval air unit is airborne"); with no British base within 2 x 5 = 10 hexes of 04432 (the North
+    Sea, 15 hexes from the nearest) it "could return to a different CV ... as long as it was the
+    only air unit on the CV": Illustrious, empty, in the North Sea."""
+    from workbench.rulesets.eto import air_flights, naval_units
+
+    s = new_state(tmp_path, [unit("UK-CV", "UK", "cv", "North Sea", name="Ark Royal"),
+                             unit("UK-CV2", "UK", "cv", "North Sea", name="Illustrious"),
+                             unit("UK-air", "UK", "naval_air", "North Sea", props={"carrier": "UK-CV"})],
+                  west=True, options={"naval": True, "air": True})
+    up = s.unit("UK-air")
+    up.location, up.props["flight"] = "04432", "F9"
+    naval_units.damage(s, s.unit("UK-CV"), "ETO-9.5")
+    air_flights.return_all(s)
+    assert up.props.get("carrier") == "UK-CV2" and up.location == "North Sea"

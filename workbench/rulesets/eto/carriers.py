@@ -9,7 +9,8 @@ from a carrier takes off from the carrier's hex -- in a sea area with a hex grid
 nearest where it flies (:func:`launch_hex`; ships are tracked by area, docs/rulings-eto.md); in
 a sea area without one it flies no mission but a change of base to another carrier in the area
 (13.1).  Air in flight when its carrier is sunk or damaged lands on a land base within twice its
-range, even an occupied one (13.4, :func:`orphan_lands`).
+range, even an occupied one, else on another friendly carrier in reach with no air aboard (13.4,
+:func:`orphan_lands`).
 """
 
 from __future__ import annotations
@@ -136,13 +137,21 @@ def orphan_lands(state: State, air: Unit, at: str) -> str | None:
     """ETO-13.4: "When a CV is destroyed or damaged while its naval air unit is airborne, that
     naval air unit can rebase to a land base within twice the unit's range, even if that base
     already holds an air unit" (never beyond two air units a base); a vacant base first, then the
-    nearest; with none in reach it is eliminated.  Returns the base, or None."""
+    nearest; with none in reach, another friendly carrier in reach with no air aboard ("could return
+    to a different CV"); else it is eliminated.  Returns the base (or carrier id), or None."""
     hm = state.map
     leave(air)
     reach = int(airbases.table(state)["evacuation_multiplier"]) * air_units.air_range(state, air)
     near = [b for b in airbases.friendly_bases(state, air.side) if hm.has_hex(at) and hm.distance(at, b) <= reach
             and airbases.load(state, b, air.side) < airbases.max_units(state, b)]
-    if not near:
+    if not near:  # "the naval air unit could return to a different CV ... as long as it was the only air unit"
+        for cv in sorted((c for c in naval_units.naval_units(state, air.side) if naval_units.is_carrier(state, c)
+                          and not naval_units.damaged(c) and may_base_why_not(state, air, c) is None),
+                         key=lambda c: c.id):
+            spot = landing_hex(state, cv, at) if hm.has_hex(at) else None
+            if spot is not None and hm.distance(at, spot) <= reach:
+                land_on(state, air, cv)
+                return cv.id
         air_units.eliminate(state, air, "ETO-13.4", f" (its carrier is lost and no friendly base is within {reach} "
                                                     f"hexes of {at})")
         return None
