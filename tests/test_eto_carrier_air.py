@@ -220,3 +220,33 @@ def test_eto_13_4_air_up_when_its_carrier_is_damaged_far_from_land_returns_to_an
     naval_units.damage(s, s.unit("UK-CV"), "ETO-9.5")
     air_flights.return_all(s)
     assert up.props.get("carrier") == "UK-CV2" and up.location == "North Sea"
+
+
+def test_eto_16_5_carrier_air_attacks_ships_in_port_from_its_gridded_area_in_step_2(tmp_path):
+    """16.5/12.3: "All air units can intercept enemy naval units in ports, coastal hexes, and sea
+    spaces with hex grids ... during Step 2 (air-naval attacks)": the Graf Zeppelin's air (range 4)
+    in the North Sea flies from the area's hex nearest Harwich (03247) to the CL in port there; a
+    carrier in the North Atlantic could not (13.1)."""
+    from eto_kit import step_to
+
+    from workbench.rulesets.eto import air_missions
+
+    step = "naval-air/sides/air-naval"
+    s = new_state(tmp_path, [unit("GE-CV", "GE", "cv", "North Sea", name="Graf Zeppelin"),
+                             unit("GE-air", "GE", "naval_air", "North Sea", props={"carrier": "GE-CV"}),
+                             unit("GE-CV2", "GE", "cv", "North Atlantic", name="Peter Strasser"),
+                             unit("GE-air2", "GE", "naval_air", "North Atlantic", props={"carrier": "GE-CV2"}),
+                             unit("UK-CL", "UK", "cl", HARWICH, props={"in_port": True})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    step_to(s, step)
+    if s.decision.side != "axis":
+        s.apply({"kind": "end_step"})
+        step_to(s, step)
+    assert (s.step.key, s.decision.side) == (step, "axis")
+    order = {"kind": "fly", "units": ["GE-air"], "mission": "attack_naval", "to": HARWICH}
+    assert order in s.legal_orders()
+    s.apply(order)
+    takeoff = [e for e in s.log if e["kind"] == "air_takeoff"][-1]
+    assert "03247" in takeoff["text"] and s.unit("GE-air").location == HARWICH
+    why = air_missions.unit_why_not(s, "axis", s.unit("GE-air2"), "attack_naval", HARWICH)
+    assert why is not None and why.rule == "ETO-13.1"

@@ -260,6 +260,9 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
         cand |= {h for h, m in state.markers.get("forts", {}).items() if m.get("side") == enemy}
     else:
         cand = set()
+    if carriers.carrier_based(u):  # 13.1/13.3: from the carrier's area hex nearest each target
+        near = {c: hm.distance(str(carriers.launch_hex(state, u, c)), c) for c in cand}
+        return sorted((c for c in cand if near[c] <= rng), key=lambda c: (near[c], c))
     return sorted((c for c in cand if d[hm.index(c)] <= rng), key=lambda c: (int(d[hm.index(c)]), c))
 
 
