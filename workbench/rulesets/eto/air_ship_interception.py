@@ -45,6 +45,7 @@ from workbench.rulesets.eto import (
     commitment,
     naval_movement,
     naval_units,
+    sea_paths,
     values,
 )
 from workbench.rulesets.eto.weather import air_grounded
@@ -92,9 +93,10 @@ def base_hex(state: State, u: Unit, space: str) -> str | None:
     return carriers.launch_hex(state, u, nearest)
 
 
-def target_hex(state: State, u: Unit, space: str) -> str | None:
-    """The hex of ``space`` nearest ``u``'s base, if within its range (13.0, 14.1)."""
-    hexes = reach_hexes(state, space)
+def target_hex(state: State, u: Unit, space: str, voyage: dict[str, Any] | None = None) -> str | None:
+    """The hex of ``space`` nearest ``u``'s base, if within its range (13.0, 14.1); of the hexes
+    the voyage traced through it, if it traced any (7.4: :mod:`sea_paths`)."""
+    hexes = sea_paths.traced(voyage, space) or reach_hexes(state, space)
     start = base_hex(state, u, space)
     if not hexes or start is None:
         return None
@@ -114,7 +116,7 @@ def entered_range(state: State, u: Unit, voyage: dict[str, Any]) -> bool:
     """ETO-14.4 (End phase): the voyage was out of ``u``'s interception range somewhere before
     the space it is in now -- it began the phase out of range, or left the range and re-entered."""
     done = len(voyage["path"]) - len(voyage["left"]) - 1
-    return any(target_hex(state, u, sp) is None for sp in [voyage["from"], *voyage["path"][:max(done, 0)]])
+    return any(target_hex(state, u, sp, voyage) is None for sp in [voyage["from"], *voyage["path"][:max(done, 0)]])
 
 
 def interceptor_why_not(state: State, u: Unit, side: str, space: str,
@@ -153,7 +155,8 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {start} this month")
     if not reach_hexes(state, space):
         return Refusal("ETO-16.5", f"{space} has no hex grid: only carrier-based naval air reaches ships there")
-    to = target_hex(state, u, space)
+    voyage = voyage or naval_movement.voyage_record(state)
+    to = target_hex(state, u, space, voyage)
     if to is None:
         if air_supply.marked(u):
             return Refusal(air_supply.RULE, f"{u.id} is out of supply: it flies missions only over its base hex or "
@@ -162,7 +165,6 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
                                    f"from {start}")
     if air_grounded(state)[state.map.index(to)]:
         return Refusal("ETO-1.4", f"air is grounded over {to} this month")
-    voyage = voyage or naval_movement.voyage_record(state)
     if voyage is not None and voyage["phase"] == "end" and not entered_range(state, u, voyage):
         return Refusal("ETO-14.4", f"in the End phase air intercepts only ships that enter its range during the "
                                    f"phase; these began it within {u.id}'s range and have not left it")
@@ -241,7 +243,7 @@ class InterceptShipsOrder(OrderKind):
             raise IllegalOrder("ETO-13.6", "each carrier is a base of its own: its air intercepts by its own order")
         start = str(base_hex(state, units[0], space)) if units[0].props.get("carrier") \
             else air_flights.one_base(units, "interceptors")
-        to = str(target_hex(state, units[0], space))
+        to = str(target_hex(state, units[0], space, naval_movement.voyage_record(state)))
         path = air_flights.path_to(state, start, to) if start != to else []
         rng = min(air_supply.mission_range(state, u) for u in units)
         refuse(air_flights.path_why_not(state, f["side"], start, path, rng))
