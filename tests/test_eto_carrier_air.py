@@ -250,3 +250,23 @@ def test_eto_16_5_carrier_air_attacks_ships_in_port_from_its_gridded_area_in_ste
     assert "03247" in takeoff["text"] and s.unit("GE-air").location == HARWICH
     why = air_missions.unit_why_not(s, "axis", s.unit("GE-air2"), "attack_naval", HARWICH)
     assert why is not None and why.rule == "ETO-13.1"
+
+
+def test_eto_13_3_naval_air_aboard_sails_with_its_carrier(tmp_path):
+    """13.3: a carrier is its naval air's base wherever it goes: Ark Royal sails from Harwich into
+    the North Sea and her air is there with her, taking no base at Harwich meanwhile."""
+    from eto_kit import step_to
+
+    from workbench.rulesets.eto import airbases
+
+    step = "naval-air/sides/first-naval-movement"
+    s = new_state(tmp_path, [unit("UK-CV", "UK", "cv", HARWICH, name="Ark Royal", props={"in_port": True}),
+                             unit("UK-air", "UK", "naval_air", HARWICH, props={"carrier": "UK-CV"})],
+                  first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    assert airbases.based_at(s, HARWICH, "allies") == []
+    step_to(s, step)
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, step)
+    s.apply({"kind": "sail", "units": ["UK-CV"], "path": ["North Sea"]})
+    assert s.unit("UK-CV").location == s.unit("UK-air").location == "North Sea"

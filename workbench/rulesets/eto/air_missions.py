@@ -97,7 +97,7 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
     why = naval_air_why_not(state, u)
     if why:
         return why
-    start = u.location if values.on_map(u) else carriers.launch_hex(state, u, to)
+    start = carriers.launch_hex(state, u, to) if afloat else u.location
     if start is not None and air_grounded(state)[state.map.index(start)]:
         return Refusal("ETO-1.4", f"air is grounded in the weather zone of {start} this month")
     if start is None and mission != "change_base":
@@ -221,8 +221,8 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
     hm = state.map
     enemy = values.other(side)
     rng = air_supply.mission_range(state, u)  # 33.7: one hex while out of supply
-    start = u.location if values.on_map(u) else carriers.launch_hex(state, u)
-    if start is None:
+    start = carriers.launch_hex(state, u) if carriers.carrier_of(state, u) is not None else u.location
+    if start is None or not hm.has_hex(start):
         return []
     d = hm.dist_from(start)
     if mission == "change_base":

@@ -25,6 +25,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    carriers,
     convoys,
     fleets,
     historical,
@@ -453,6 +454,9 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
         voyage["mp"] += step
         for u in live:
             u.location = space
+            if naval_units.is_carrier(state, u):
+                for air in carriers.aboard(state, u):
+                    carriers.sync(state, air)  # 13.3: its naval air sails with it
         voyage["at"] = space
         _stop_over(state, voyage, space)
         if _offer(state, voyage):
