@@ -36,6 +36,7 @@ from workbench.rulesets.eto import (
     airbases,
     combat,
     commitment,
+    cooperation,
     historical,
     installation_bombing,
     values,
@@ -295,6 +296,7 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     for u in [*units, *(j for us in joins.values() for j in us)]:
         refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
                             escort=escort))
+    refuse(cooperation.mix_why_not(state, [*units, *(j for us in joins.values() for j in us)], "fly together"))  # 42.4
     start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))

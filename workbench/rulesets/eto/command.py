@@ -36,7 +36,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import supply, values
+from workbench.rulesets.eto import cooperation, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import box_allows_hq, in_radius
 from workbench.rulesets.eto.movement import transit_box
@@ -156,7 +156,9 @@ def eligible_now(state: State) -> list[Unit]:
             continue
         # 23.0: "Activated HQs can activate all generals and units within the HQ's command radius"
         # -- a partner's general too (generals are not land units, so the half rule leaves them be)
-        if any(in_radius(state, h, space_of(state, u)) for h in hqs):
+        # 42.4, 42.5: a French HQ never activates British units, nor a British HQ French ones
+        if any(in_radius(state, h, space_of(state, u)) and cooperation.activation_why_not(state, h, u) is None
+               for h in hqs):
             out.append(u)
     return sorted(out, key=lambda u: u.id)
 
@@ -215,7 +217,8 @@ def general_group(state: State, gen: Unit) -> list[Unit]:
     i = hm.index(gen.location)
     near = {hm.label(int(j)) for j in hm.neighbors[i] if j >= 0} | {gen.location}
     return sorted((u for u in state.units_by_id.values() if u.location in near and can_activate(state, u, gen.side)
-                   and values.unit_class(state, u) != "general"), key=lambda u: u.id)
+                   and values.unit_class(state, u) != "general"
+                   and cooperation.activation_why_not(state, gen, u) is None), key=lambda u: u.id)  # 42.4
 
 
 def hq_places(state: State, hq: Unit) -> list[str]:
@@ -256,6 +259,9 @@ class ActivateHQOrder(OrderKind):
             if h not in avail:
                 return Refusal("ETO-22.0", f"{h} is not an unactivated HQ of yours on the map")
         units = [avail[h] for h in hqs]
+        why = cooperation.combine_why_not(state, units)  # 42.5
+        if why:
+            return why
         need: dict[str, int] = {}
         for u in units:
             need[u.nation] = need.get(u.nation, 0) + 1

@@ -44,7 +44,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import invasion, stacking, supply, values
+from workbench.rulesets.eto import cooperation, invasion, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.garrison import home_lock
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -303,6 +303,11 @@ class Walker:
         self.ta = terrain_arrays(state)
         self.ez = zoc(state, values.other(unit.side))
         self.enemy = occupied_by(state, values.other(unit.side))
+        closed = cooperation.closed_to(state, unit)  # 42.5: the other Allied partnership's hexes
+        if mode != "retreat":
+            ez = cooperation.zoc_of_others(state, unit)  # 42.5: its ZOCs as an enemy's
+            if ez is not None:
+                self.ez = self.ez | ez
         self.friend_land = land_occupied_by(state, unit.side)
         self.cond = conditions(state)
         self.frozen = lakes_frozen(state)
@@ -310,6 +315,9 @@ class Walker:
         self.start = hm.index(unit.location) if origin is None else origin
         self.spent, self.arrived = spent, origin is not None
         self.enter_ok, self.side_ok = enter_arrays(state, unit)
+        if closed is not None:  # 42.5: never into or through a hex the other partnership occupies
+            self.enemy = self.enemy | closed
+            self.enter_ok = self.enter_ok & ~closed
         # 45.5: enemy infantry may enter a hex held only by partisans, paying 2 (3) MPs, and stops
         self.hunt = partisan_only(state, values.other(unit.side)) \
             if values.unit_class(state, unit) == "infantry" and mode in ("movement", "offensive") else None
@@ -761,6 +769,7 @@ class MoveOrder(OrderKind):
         dest = path[-1]
         on_map_dest = state.map.has_hex(dest)
         if on_map_dest and stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
+            refuse(stacking.apart_why_not(state, dest, unit.side, [unit]))  # 42.4, 42.5
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
                                f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
         if on_map_dest:
