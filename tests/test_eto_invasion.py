@@ -244,5 +244,6 @@ def test_eto_39_4_only_an_axis_invasion_sets_off_the_western_declaration(tmp_pat
     s = offensive_state(tmp_path, NEUTRAL_1939)
     assert invasion.invaded_together(s, "SU", "PL") == ["PL"]  # a Soviet invasion of Poland: Poland alone
     invasion.invade(s, "SU", "PL")
-    assert politics.partnership(s, "PL") == "axis" and politics.at_war(s, "SU", "PL")  # 39.3: the invader's enemy
+    # 43.6: a neutral USSR's invasion of a minor not bound for the Axis is a war of the two alone
+    assert politics.neutral(s, "PL") and politics.at_war(s, "SU", "PL") and politics.neutral(s, "SU")
     assert politics.neutral(s, "UK") and politics.neutral(s, "FR") and not politics.at_war(s, "SU", "UK")

@@ -28,6 +28,8 @@ TURN_TRACK = "Turn track"
 LIBERABLE = "Unplaced"
 #: ``f(state, nation)`` run after ``nation`` is liberated (Vichy registers here, 40.4).
 LIBERATION_HOOKS: list[Callable[[State, str], None]] = []
+#: ``f(state, nation)`` run after ``nation`` is conquered.
+CONQUEST_HOOKS: list[Callable[[State, str], None]] = []
 
 
 def _t(state: State) -> dict[str, Any]:
@@ -95,6 +97,8 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
                     f"removed, its territory friendly to the {win_side.capitalize()}")
     for at, stack in sorted(navy.items()):
         dispose(state, stack, conqueror, at, side)
+    for hook in CONQUEST_HOOKS:  # 43.2: eastern Poland passes to the Soviet sphere
+        hook(state, nation)
     for k in [k for k in state.tracks if k.startswith(f"{nation}.rail")]:
         state.tracks[k] = 0  # 40.1: "The nation's rail capacity is lost"
 

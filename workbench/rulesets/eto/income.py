@@ -109,12 +109,17 @@ def uk_receipts(state: State) -> int:
 
 
 def prewar_mask(state: State) -> np.ndarray:
+    """ETO-43.5: the Soviet pre-war conquests (2 EPs a resource hex to the USSR, 2 to an Axis captor)."""
     ta = terrain_arrays(state)
     row = state.ruleset.tables["units"]["nations"].get("SU", {})
     mask = np.isin(ta.country, row.get("prewar_countries", []))
     for reg, m in region_masks(state):
         if reg.get("home") == "SU":
             mask = mask | m
+    if "politics" in state.markers:  # 43.2 conquests made in play
+        from workbench.rulesets.eto.prewar_conquests import home
+
+        mask = mask | home(state)
     return mask
 
 

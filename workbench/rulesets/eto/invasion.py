@@ -118,7 +118,15 @@ def invaded_together(state: State, invader: str, target: str) -> list[str]:
             hit = False
         if hit:
             out += [n for n in members if n not in out]
+    for hook in TOGETHER_HOOKS:  # 43.2: a Baltic State invades the USSR with it
+        out += [n for n in hook(state, invader, out) if n not in out]
     return [n for n in out if politics.neutral(state, n)]
+
+
+#: ``f(state, invader, target) -> bool``: the invasion is a limited war handled by the hook (43.6).
+LIMITED_HOOKS: list[Callable[[State, str, str], bool]] = []
+#: ``f(state, invader, victims) -> [more nations]`` invaded together with ``victims``.
+TOGETHER_HOOKS: list[Callable[[State, str, list[str]], list[str]]] = []
 
 
 def joins(state: State, invader: str, target: str) -> str:
@@ -145,6 +153,9 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
     """ETO-39.2-39.7: ``invader`` invades ``target`` (and whoever 39.4/39.5/39.7 add); returns
     the nations that entered the war."""
     rows = politics.nations(state)
+    for hook in LIMITED_HOOKS:  # 43.6: a neutral USSR's war with a minor alone
+        if hook(state, invader, target):
+            return [target]
     mine = politics.partnership(state, invader)
     if mine is None:  # a neutral major that invades enters the war in its own partnership (39.0)
         mine = politics.natural_partnership(state, invader)

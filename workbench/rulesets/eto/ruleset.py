@@ -43,6 +43,7 @@ from workbench.rulesets.eto import (
     fleets,
     garrison,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
+    holders,  # noqa: F401 - registers the holder of captured hexes in control.CAPTURE_HOOKS
     hq,
     income,
     initiative,
@@ -60,7 +61,8 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     paradrop,
     politics,
-    ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    ports,
+    prewar_conquests,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     rail,
     reaction,
     reaction_attack,
@@ -71,6 +73,8 @@ from workbench.rulesets.eto import (
     scenario_check,
     sea_supply,
     sea_transport,
+    soviet_adventurism,  # noqa: F401 - registers 47.2 (optional) in the invasion, holder and combat hooks
+    soviet_aggression,  # noqa: F401 - registers 43.6 in invasion.LIMITED_HOOKS and politics.FRONT_HOOKS
     stacking,
     strategic_bombing,
     submarines,
@@ -81,6 +85,7 @@ from workbench.rulesets.eto import (
     vichy,
     victory,
     weather,
+    winter_war,
 )
 from workbench.rulesets.eto.control import control, home_mask
 from workbench.rulesets.eto.face import ETOFace
@@ -148,7 +153,7 @@ class ETORuleset(ETOFace, Ruleset):
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
             lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
-            adventurism.LimitedWarOrder(),
+            adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -439,6 +444,7 @@ class ETORuleset(ETOFace, Ruleset):
         """End of an attack sequence: designations not rolled are cancelled (26.3); a minor's
         home garrison is restored from its units outside (41.2)."""
         garrison.restore(state)
+        winter_war.check(state)  # 43.3: won when no Finnish unit is left east of the border
         for d in state.markers.get("designations", []):
             if not d["resolved"]:
                 state.emit("cancelled", rule="ETO-26.3", text=f"attack on {d['target']} cancelled before the roll",
