@@ -295,3 +295,36 @@ def test_eto_47_2_german_eps_rebuild_the_minors_units(tmp_path: Path) -> None:
     assert values.major_of(s, "TU") == "TU"
     s.apply({"kind": "declare_war", "nation": "SU", "target": "TU"})
     assert values.major_of(s, "TU") == "GE" and s.unit("TU-1").side == "axis"
+
+
+def test_eto_bot_declares_by_the_scenarios_timetable_and_claims_what_it_may(tmp_path: Path) -> None:
+    """The heuristic brain declares the invasions of ``[bot_plan.<side>] invasions`` once their month
+    has come (39.2) and makes the Soviet claims it may (43.2); a bad plan entry is refused at load."""
+    from workbench.bots.heuristic import Context, HeuristicPolicy
+    from workbench.engine.errors import ScenarioError
+    from workbench.rulesets.eto.bot import ETOBrain
+
+    plan = '[bot_plan.axis]\ninvasions = [{nation = "GE", target = "NO", from = "1940-04"}]\n'
+
+    def at(first: str, side: str, extra: str = plan):  # noqa: ANN202
+        text = scenario_text([unit("GE-1", "GE", "infantry", "03946"), unit("SU-1", "SU", "infantry", "07032")],
+                             first=first, last="1941-12", west=True, options={"politics": True},
+                             extra=AUTUMN_1939 + extra, axis=("GE", "FI"), allies=("UK", "FR", "SU", "NO"),
+                             control={"USSR": "allies", "Poland": "axis"})
+        path = tmp_path / f"eto-bot-{first}.toml"
+        path.write_text(text)
+        s = load_scenario(path).new_state(seed=1)
+        step_to(s, "offensive")
+        if s.decision.side != side:
+            s.apply({"kind": "pass"})
+        s.apply({"kind": "begin"})
+        return s, Context(HeuristicPolicy(ETOBrain(side)), s, side, None)
+
+    s, ctx = at("1940-03", "axis")
+    assert ETOBrain("axis").propose(ctx) != {"kind": "declare_war", "nation": "GE", "target": "NO"}
+    s, ctx = at("1940-04", "axis")
+    assert ETOBrain("axis").propose(ctx) == {"kind": "declare_war", "nation": "GE", "target": "NO"}
+    s, ctx = at("1939-10", "allies")
+    assert ETOBrain("allies").propose(ctx)["kind"] == "claim_territory"
+    with pytest.raises(ScenarioError, match="invasions"):
+        at("1940-04", "axis", '[bot_plan.axis]\ninvasions = [{nation = "GE", target = "NO"}]\n')

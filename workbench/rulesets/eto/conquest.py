@@ -97,10 +97,41 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
                     f"removed, its territory friendly to the {win_side.capitalize()}")
     for at, stack in sorted(navy.items()):
         dispose(state, stack, conqueror, at, side)
+    last_member(state, nation)
     for hook in CONQUEST_HOOKS:  # 43.2: eastern Poland passes to the Soviet sphere
         hook(state, nation)
     for k in [k for k in state.tracks if k.startswith(f"{nation}.rail")]:
         state.tracks[k] = 0  # 40.1: "The nation's rail capacity is lost"
+
+
+def last_member(state: State, nation: str) -> None:
+    """ETO-40.1: "If the conquered country was the last member of the Soviet or Western Allies
+    partnership, control transfers from the USSR to the Western Allies, or vice versa. If this ever
+    applies to the Axis partnership, the game is over" (``politics["axis_fallen"]``, read by
+    ``victory.sudden_death``).  Control being two-sided, the transfer is of the hexes' holder."""
+    ws = politics.writable(state)
+    p = ws["members"].get(nation)
+    if p is None or any(q == p and n not in ws.get("conquered", {}) for n, q in ws["members"].items()):
+        return
+    if p == "axis":
+        ws["axis_fallen"] = state.turn_label
+        state.emit("axis_fallen", side="allies", rule="ETO-40.1",
+                   text=f"{politics.nations(state)[nation]['name']} was the Axis's last member: the game is over")
+        return
+    heirs = [n for n, q in ws["members"].items() if q not in (p, "axis") and n not in ws.get("conquered", {})
+             and politics.nations(state)[n].get("kind") == "major"]
+    if not heirs or state.arrays.get("holder") is None:
+        return
+    from workbench.rulesets.eto import holders  # holders sits above this module (its capture hook)
+
+    codes = holders.codes(state)
+    arr = holders.raw(state)
+    theirs = [codes.index(n) for n, q in ws["members"].items() if q == p]
+    arr[np.isin(arr, theirs) & (ctl.control(state) == ctl.SIDE_CODE[politics.side_of(state, nation) or "allies"])] = \
+        codes.index(sorted(heirs)[0])
+    state.emit("control_transfer", side="allies", rule="ETO-40.1",
+               text=f"the {'Soviet' if p == 'soviet' else 'Western Allied'} partnership has fallen: its hexes pass to "
+                    f"{politics.nations(state)[sorted(heirs)[0]]['name']}")
 
 
 def _in(band: list[int], roll: int) -> bool:

@@ -149,6 +149,10 @@ def resource_owner(state: State, side: str) -> tuple[np.ndarray, np.ndarray]:
             m = home_mask(state, n, original=True)
             owner[m] = mine.index(values.major_of(state, n))
             partner |= m
+    ws = state.markers.get("politics") or {}
+    won = ws.get("conquered", {}).get(ws.get("adventure", ""))
+    if won in mine:  # 47.1: "if conquered, its EPs go to Italy"
+        owner[home_mask(state, ws["adventure"], original=True)] = mine.index(won)
     for major in mine:
         m = np.isin(ta.country, colonies.get(major, []))
         owner[m] = mine.index(major)
