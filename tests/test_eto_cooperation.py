@@ -122,3 +122,20 @@ def test_eto_42_4_french_and_british_air_units_never_fly_together(tmp_path):
     assert exc.value.rule == "ETO-42.4"
     s.apply({"kind": "fly", "units": ["UK-f1"], "mission": "change_base", "to": birmingham})
     assert s.unit("UK-f1").location == birmingham
+
+
+def test_eto_42_0_half_the_air_units_of_an_offensive_are_the_spenders(tmp_path):
+    """42.0: "One offensive can activate land and air units from different partner nations (as long as
+    half the land and half the air units belong to the nation spending the offensive)" -- a German
+    offensive's ground support may take one Italian fighter beside one German, not two."""
+    s = new_state(tmp_path, [unit("GE-f1", "GE", "fighter", "08640"), unit("IT-f1", "IT", "fighter", "08640"),
+                             unit("IT-f2", "IT", "fighter", "08640")], options={"air": True})
+    s.markers["offensive"] = {"side": "axis", "mode": "hq", "nation": "GE", "nations": ["GE"], "units": []}
+    ge, it1, it2 = s.unit("GE-f1"), s.unit("IT-f1"), s.unit("IT-f2")
+    assert command.air_half_why_not(s, "axis", [ge, it1]) is None
+    why = command.air_half_why_not(s, "axis", [ge, it1, it2])
+    assert why is not None and why.rule == "ETO-42.0" and "1 of 3" in why.why
+    s.markers["offensive"]["air_units"] = ["GE-f1", "IT-f1"]
+    assert command.air_half_why_not(s, "axis", [it2]) is not None       # counted over the whole offensive
+    s.markers["offensive"]["mode"] = "minor"
+    assert command.air_half_why_not(s, "axis", [it2]) is None           # 22.4's minor offensives are apart

@@ -35,6 +35,7 @@ from workbench.rulesets.eto import (
     air_units,
     airbases,
     combat,
+    command,
     commitment,
     cooperation,
     historical,
@@ -187,6 +188,9 @@ class FlyOrder(OrderKind):
             if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
         note_naval_air_mission(state, [*units, *(j for us in joins.values() for j in us)], mission)
+        off = command.offensive(state)
+        if mission == "ground_support" and off.get("side") == side and off.get("mode") not in (None, "air"):
+            off.setdefault("air_units", []).extend(u.id for u in [*units, *(j for us in joins.values() for j in us)])
         fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
                         targets=order.get("targets"))
         fl["joins"] = {b: [u.id for u in us] for b, us in joins.items()}
@@ -297,6 +301,8 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
         refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
                             escort=escort))
     refuse(cooperation.mix_why_not(state, [*units, *(j for us in joins.values() for j in us)], "fly together"))  # 42.4
+    if mission == "ground_support":
+        refuse(command.air_half_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 42.0
     start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))

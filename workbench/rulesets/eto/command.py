@@ -124,6 +124,25 @@ def half_rule_ok(state: State, adding: list[Unit]) -> bool:
     return mine >= others
 
 
+def air_half_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
+    """ETO-42.0: "One offensive can activate land and air units from different partner nations (as
+    long as half the land and half the air units belong to the nation spending the offensive)" --
+    the air units flying ground support in a land offensive, counted as the land units are
+    (a combined offensive's nations all count as the spender's, 23.6)."""
+    off = offensive(state)
+    major = off.get("nation")
+    if off.get("side") != side or off.get("mode") in (None, "air", "minor") or major is None:
+        return None
+    own = set(off.get("nations") or [major])
+    flown = [state.unit(u) for u in off.get("air_units", []) if u in state.units_by_id]
+    every = flown + [u for u in units if u.id not in off.get("air_units", [])]
+    mine = sum(1 for u in every if u.nation in own)
+    if mine < len(every) - mine:
+        return Refusal("ETO-42.0", f"at least half the air units of {major}'s offensive must be its own: "
+                                   f"{mine} of {len(every)} would be")
+    return None
+
+
 def can_activate(state: State, unit: Unit, side: str) -> bool:
     """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
     units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""
