@@ -91,6 +91,8 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
                     continue
                 del state.units_by_id[u.id]
     mask = politics.territory(state, nation)
+    if uk_conquest.applies(state, nation):  # 40.7: Malta, Gibraltar and the rest abroad become American
+        mask = mask & uk_conquest.kept(state)
     ctl.control(state)[mask] = ctl.SIDE_CODE[win_side]
     state.emit("conquered", side=win_side, rule="ETO-40.1", nation=nation, conqueror=conqueror,
                text=f"{name} is conquered by {conqueror}: {len(removed)} land and air units and its force pool "
@@ -125,10 +127,10 @@ def last_member(state: State, nation: str) -> None:
     from workbench.rulesets.eto import holders  # holders sits above this module (its capture hook)
 
     codes = holders.codes(state)
-    arr = holders.raw(state)
+    arr = holders.holders(state)
     theirs = [codes.index(n) for n, q in ws["members"].items() if q == p]
-    arr[np.isin(arr, theirs) & (ctl.control(state) == ctl.SIDE_CODE[politics.side_of(state, nation) or "allies"])] = \
-        codes.index(sorted(heirs)[0])
+    holders.assign(state, np.isin(arr, theirs) & (ctl.control(state) == ctl.SIDE_CODE[politics.side_of(state, nation)
+                                                                                      or "allies"]), sorted(heirs)[0])
     state.emit("control_transfer", side="allies", rule="ETO-40.1",
                text=f"the {'Soviet' if p == 'soviet' else 'Western Allied'} partnership has fallen: its hexes pass to "
                     f"{politics.nations(state)[sorted(heirs)[0]]['name']}")

@@ -50,7 +50,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import historical, stacking, suez, supply, values
+from workbench.rulesets.eto import historical, stacking, suez, supply, uk_conquest, values
 from workbench.rulesets.eto.command import spendable, track
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.losses import FORCE_POOL
@@ -560,6 +560,7 @@ def additions(state: State, step: Any) -> None:
     sides = {n: s for s, ns in state.game.scenario.sides.items() for n in ns}
     hq_type = state.ruleset.tables["force_pools"]["soviet_hq_draws"]["type"]
     suez_added = 0
+    adds = uk_conquest.winter_additions(state, adds)  # 40.7: a conquered UK adds one armor and one infantry
     for nation, row in sorted(adds.items()):
         if nation not in sides:
             continue

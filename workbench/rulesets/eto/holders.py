@@ -80,6 +80,13 @@ def _side_codes(state: State) -> np.ndarray:
     return out
 
 
+def assign(state: State, where: np.ndarray, nation: str) -> None:
+    """Give the hexes ``where`` (a mask or indices) to ``nation``; every writer goes through here so
+    that :func:`holders` is recomputed (``markers["holder_rev"]``)."""
+    raw(state)[where] = code(state, nation)
+    state.markers["holder_rev"] = int(state.markers.get("holder_rev", 0)) + 1
+
+
 def holders(state: State) -> np.ndarray:
     """``int16[N]``: the holder number of each hex (see :func:`codes`), consistent with control."""
     def make() -> np.ndarray:
@@ -96,7 +103,7 @@ def holders(state: State) -> np.ndarray:
             arr = arr.copy()
             arr[bad] = fix[bad]
         return arr
-    return state.derived(("eto.holders",), make, state.event_stamp)
+    return state.derived(("eto.holders",), make, state.event_stamp, state.markers.get("holder_rev", 0))
 
 
 def holder_at(state: State, index: int) -> str | None:
@@ -162,7 +169,7 @@ OPEN_HOOKS: list = []
 def capture(state: State, unit: Unit, taken: np.ndarray) -> None:
     """``control.CAPTURE_HOOKS``: the hexes a land unit took are its nation's (24.4)."""
     if politics.on(state.game):
-        raw(state)[taken] = code(state, unit.nation)
+        assign(state, taken, unit.nation)
 
 
 def why_closed(state: State, unit: Unit, index: int) -> str:

@@ -138,6 +138,13 @@ def resource_owner(state: State, side: str) -> tuple[np.ndarray, np.ndarray]:
     for country, major in owner_tab.get("captured", {}).items():
         if major in mine:
             owner[ta.country == country] = mine.index(major)
+    held = state.arrays.get("holder")
+    if held is not None:  # politics games: a captured hex pays the major holding it (ruling P22; 40.7's US)
+        from workbench.rulesets.eto import holders
+
+        arr = holders.holders(state)
+        for major in mine:
+            owner[arr == holders.code(state, major)] = mine.index(major)
     partner = np.zeros(hm.size, dtype=bool)
     for country, major in owner_tab.get("partners", {}).items():
         if major in mine:

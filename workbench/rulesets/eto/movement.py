@@ -101,7 +101,7 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
         return out
     politics_on = bool(state.game.options.get("politics"))
     key = (unit.nation, bool(unit.props.get("activated"))) if politics_on else unit.nation == "FI"
-    return state.derived(("eto.banned", unit.side, key), make, state.event_stamp)
+    return state.derived(("eto.banned", unit.side, key), make, state.event_stamp, state.markers.get("holder_rev", 0))
 
 
 def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
@@ -135,7 +135,7 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
         ctrl = control(state)
         side_ok = crossable_sides(state) & ~(ta.fortress_side & ta.fort_hex[j] & (ctrl[j] != SIDE_CODE[unit.side]))
         return ok, side_ok
-    return state.derived(key, make, state.event_stamp)
+    return state.derived(key, make, state.event_stamp, state.markers.get("holder_rev", 0))
 
 
 def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:

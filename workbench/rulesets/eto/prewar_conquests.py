@@ -123,7 +123,7 @@ def claim(state: State, name: str) -> None:
     z = zone(state, name)
     if z and z.get("nation"):
         politics.open_war(state, claimant(state), z["nation"])
-    holders.raw(state)[mask(state, name)] = holders.code(state, claimant(state))
+    holders.assign(state, mask(state, name), claimant(state))
     politics.record(state, invader=claimant(state), by="soviet", nation=z.get("nation") or name, joined="claimed")
     state.emit("claim", side=_side(state), rule=RULE, zone=name,
                text=f"the Soviet Union claims {name} (43.2): activated Soviet units make the first crossing")
@@ -199,7 +199,7 @@ def conquer(state: State, name: str) -> None:
     c["conquered"] = state.turn_label
     m = mask(state, name)
     ctl.control(state)[m] = ctl.SIDE_CODE[_side(state)]
-    holders.raw(state)[m] = holders.code(state, claimant(state))
+    holders.assign(state, m, claimant(state))
     z = zone(state, name) or {}
     n = z.get("nation")
     if n:
@@ -251,7 +251,7 @@ def on_conquest(state: State, nation: str) -> None:
                 if values.on_map(u) and values.is_land_unit(state, u) and u.side == "axis":
                     m[state.map.index(u.location)] = False
             ctl.control(state)[m] = ctl.NEUTRAL
-            holders.raw(state)[m] = holders.code(state, claimant(state))
+            holders.assign(state, m, claimant(state))
 
 
 def invaded_with(state: State, invader: str, victims: list[str]) -> list[str]:

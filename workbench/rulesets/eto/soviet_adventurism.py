@@ -130,7 +130,7 @@ def on_capture(state: State, unit: Unit, taken: np.ndarray) -> None:
             if u.nation == GERMANY and values.on_map(u) and values.is_land_unit(state, u):
                 terr[state.map.index(u.location)] = False
         ctl.control(state)[terr] = ctl.ALLIES
-        holders.raw(state)[terr] = holders.code(state, unit.nation)
+        holders.assign(state, terr, unit.nation)
         for u in [u for u in state.units_by_id.values() if u.nation == n]:
             del state.units_by_id[u.id]
         state.emit("conquered", side="allies", rule=RULE, nation=n, conqueror=unit.nation,

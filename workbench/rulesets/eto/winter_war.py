@@ -136,7 +136,7 @@ def win(state: State) -> None:
     name = str(_t(state)["zone"])
     ws.setdefault("claims", {})[name] = {"turn": state.turn_label, "crossed": True}
     prewar_conquests.conquer(state, name)
-    holders.raw(state)[terr] = holders.code(state, fi)
+    holders.assign(state, terr, fi)
     state.emit("winter_war_won", side="allies", rule=RULE, nation=fi,
                text=f"the Winter War is won (43.3): {back} Finnish units removed (they return if Finland is "
                     f"activated); eastern Finland is Soviet; 43.4's winter proficiency is earned")
