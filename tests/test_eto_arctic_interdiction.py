@@ -17,7 +17,7 @@ from eto_kit import FixedDice, events, scenario_text, step_to, unit
 
 from workbench.bots.heuristic import Brain, Context, HeuristicPolicy
 from workbench.engine import IllegalOrder, load_scenario
-from workbench.rulesets.eto import air_flights, commitment, convoys, naval_units
+from workbench.rulesets.eto import air_flights, commitment, convoys, naval_units, uboats
 from workbench.rulesets.eto import arctic_interdiction as ai
 from workbench.rulesets.eto.bot import strategic as bot
 
@@ -320,3 +320,45 @@ def test_eto_3_2_heuristic_bot_interdicts_with_its_bombers(tmp_path):
     assert order is not None and order["units"] == ["GE-b1", "GE-f1"] and order["to"] in ai.route(s)
     s.tracks["convoy.arctic.open"] = 0
     assert bot.interdict(Context(HeuristicPolicy(Brain()), s, s.decision.side, None)) is None
+
+
+def test_eto_12_2_naval_air_escorting_against_uboats_is_pc(tmp_path):
+    """12.2: "Convoy escort against U-boats (Allied naval air only)" -- a U-boat attacks the
+    Arctic route: the naval air of the CV in its box is PC for the turn; the naval air of a
+    carrier in a box no U-boat attacks is not."""
+    s = arctic(tmp_path, [*carrier(), unit("UK-cv2", "UK", "cv", "South Atlantic convoy escort box"),
+                          unit("UK-na2", "UK", "naval_air_light", "South Atlantic convoy escort box",
+                               props={"carrier": "UK-cv2"}),
+                          unit("GE-U1", "GE", "uboat", "Barents Sea")], 6, 6, 3, to_step=False)
+    out = uboats.uboat_step(s)
+    assert [r["route"] for r in out] == ["arctic"]
+    assert commitment.status(s, s.units_by_id["UK-na"]) == commitment.PC
+    assert commitment.status(s, s.units_by_id["UK-na2"]) is None
+    assert commitment.may_fly(s, s.units_by_id["UK-na"], phase="naval-air").rule == "ETO-20.0"
+
+
+def channel(tmp_path, units):  # noqa: ANN001, ANN201
+    """The Allied first naval movement step of August 1940, air and navies in play."""
+    from eto_kit import new_state
+
+    step = "naval-air/sides/first-naval-movement"
+    s = new_state(tmp_path, units, first="1940-08", last="1940-09", west=True, options={"air": True, "naval": True})
+    step_to(s, step)
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+        step_to(s, step)
+    assert (s.decision.kind, s.decision.side) == (step, "allies")
+    return s
+
+
+@pytest.mark.parametrize(("to", "offered"), [("North Sea", True), ("North Atlantic convoy escort box", False)])
+def test_eto_14_4_naval_units_moving_to_a_convoy_escort_box_cannot_be_intercepted(tmp_path, to, offered):
+    """14.4: "Naval units moving to a convoy escort box cannot be intercepted": the DD leaving
+    Harwich for the North Sea is offered to the German bomber at Frankfurt; the same DD sailing
+    straight to the North Atlantic escort box (7.5) is not."""
+    s = channel(tmp_path, [unit("GE-b1", "GE", "bomber", "04351"),
+                           unit("UK-DD", "UK", "dd", "03246", props={"in_port": True})])
+    s.apply({"kind": "sail", "units": ["UK-DD"], "path": [to]})
+    assert (s.decision.kind == "air_intercept_ships") is offered
+    if not offered:
+        assert s.units_by_id["UK-DD"].location == to

@@ -129,38 +129,48 @@ def threat(state: State) -> np.ndarray:
     return out
 
 
+def _edges(state: State) -> tuple[np.ndarray, np.ndarray]:
+    """The steps a route may take between all-sea and coastal hexes (per game)."""
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        hm = state.map
+        on = hm.is_water | terrain_arrays(state).coastal
+        rows, cols = [], []
+        for i in np.flatnonzero(on):
+            for j in hm.neighbors[int(i)]:
+                j = int(j)
+                if j >= 0 and on[j] and _step_ok(state, int(i), j):
+                    rows.append(int(i))
+                    cols.append(j)
+        return np.array(rows, dtype=int), np.array(cols, dtype=int)
+
+    return state.game.cached("eto.arctic_route_edges", compute)
+
+
 def default_route(state: State) -> list[str]:
     """The route traced for the Western Allies when they trace none (authored,
     ``[route_default]``): the cheapest path, each hex costing ``hex_cost`` plus ``threat_cost``
     per Axis bomber that reaches it.  Empty when no route exists."""
-    hm = state.map
-    src = [hm.index(h) for h in starts(state)]
-    if not src:
-        return []
-    on, end = _masks(state)
-    d = table(state)["route_default"]
-    cost = int(d["hex_cost"]) + int(d["threat_cost"]) * threat(state)
-    rows, cols, w = [], [], []
-    nb = hm.neighbors
-    for i in np.flatnonzero(on):
-        if end[i]:
-            continue  # the route ends on entering the North Atlantic or the UK port
-        for j in nb[i]:
-            j = int(j)
-            if j >= 0 and on[j] and _step_ok(state, int(i), j):
-                rows.append(int(i))
-                cols.append(j)
-                w.append(float(cost[j]))
-    m = csr_matrix((w, (rows, cols)), shape=(hm.size, hm.size))
-    dist, pred, _src = dijkstra(m, indices=src, return_predecessors=True, min_only=True)
-    ends = np.flatnonzero(end & np.isfinite(dist))
-    if not len(ends):
-        return []
-    k = int(ends[np.argmin(dist[ends])])
-    path = [k]
-    while int(pred[path[-1]]) >= 0:
-        path.append(int(pred[path[-1]]))
-    return [hm.label(i) for i in reversed(path)]
+    def make() -> list[str]:
+        hm = state.map
+        src = [hm.index(h) for h in starts(state)]
+        if not src:
+            return []
+        _on, end = _masks(state)
+        d = table(state)["route_default"]
+        cost = int(d["hex_cost"]) + int(d["threat_cost"]) * threat(state)
+        rows, cols = _edges(state)
+        m = csr_matrix((cost[cols].astype(float), (rows, cols)), shape=(hm.size, hm.size))
+        dist, pred, _src = dijkstra(m, indices=src, return_predecessors=True, min_only=True)
+        ends = np.flatnonzero(end & np.isfinite(dist))
+        if not len(ends):
+            return []
+        k = int(ends[np.argmin(dist[ends])])
+        path = [k]
+        while int(pred[path[-1]]) >= 0:
+            path.append(int(pred[path[-1]]))
+        return [hm.label(i) for i in reversed(path)]
+
+    return list(state.derived(("eto.arctic.default_route",), make, state.event_stamp))
 
 
 def route_why_not(state: State, path: Any) -> Refusal | None:
@@ -189,11 +199,10 @@ def route_why_not(state: State, path: Any) -> Refusal | None:
 
 
 def record(state: State) -> dict[str, Any]:
-    """This turn's route (traced, or the default), kept in the marker."""
+    """This turn's route: the one traced (or set at the step's start), else the default."""
     rec = state.markers.get(MARKER)
     if not rec or rec.get("turn") != state.turn_label:
-        rec = {"turn": state.turn_label, "path": default_route(state), "traced": False}
-        state.markers[MARKER] = rec
+        return {"turn": state.turn_label, "path": default_route(state), "traced": False}
     return rec
 
 
@@ -205,7 +214,9 @@ def begin(state: State, *_: Any) -> None:
     """Step 2 begins: this turn's default route (3.3: "can be altered from turn to turn")."""
     state.markers.pop(MARKER, None)
     if closed_why(state) is None:
-        path = route(state)
+        rec = record(state)
+        state.markers[MARKER] = rec
+        path = rec["path"]
         state.emit("arctic_route", side="allies", rule="ETO-3.3", path=path,
                    text=f"the Arctic convoy route runs {path[0]} - ... - {path[-1]} ({len(path)} hexes)"
                    if path else "no Arctic convoy route can be traced")
