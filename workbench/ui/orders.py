@@ -44,7 +44,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Movement", ("move", "rail", "sail", "embark", "debark", "fly", "land", "box_march", "box_flight",
                   "bt_move", "paradrop_move", "air_transport", "restack", "leave_box")),
     ("Combat", ("attack", "designate", "resolve", "react", "overrun", "amphibious_assault", "naval_attack",
-                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire", "raid", "reinforce_box")),
+                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire", "raid", "reinforce_box",
+                "interdict_convoy", "escort_intercept", "trace_route")),
     ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
     ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
                                "latin_america_step")),
@@ -71,6 +72,8 @@ LABELS = {
     "air_offensive": "Air offensive", "air_transport": "Air transport (ATPs)", "restack": "Restack an airbase",
     "leave_box": "Leave the bombing box", "raid": "Strategic bombing raid",
     "reinforce_box": "Send fighters to the bombing box",
+    "trace_route": "Trace the Arctic convoy route", "interdict_convoy": "Interdict the Arctic convoy route",
+    "escort_intercept": "Intercept with the escort box's naval air",
 }
 
 

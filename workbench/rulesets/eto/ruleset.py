@@ -31,6 +31,7 @@ from workbench.rulesets.eto import (
     air_transport,
     air_units,
     airbases,
+    arctic_interdiction,
     breakthrough,
     carriers,  # noqa: F401 - registers 13.3's loss of a carrier's air in naval_units.SINK_HOOKS
     combat,
@@ -152,7 +153,8 @@ class ETORuleset(ETOFace, Ruleset):
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
-            lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
+            lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
+            arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
@@ -187,6 +189,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["income/convoy-routes"] = self._convoy_routes  # 36.4 automatic closures, 5.6 escorts
         p["income/convoy-routes:exit"] = convoy_routes.charge  # 36.4: closed routes cost next season
         p["income/exchanges"] = lend_lease.reset  # 36.5-36.9: this season's exchanges begin at 0
+        p["strategic/arctic"] = arctic_interdiction.begin  # 3.3: this turn's route
+        p["strategic/arctic/interdict:exit"] = arctic_interdiction.resolve  # 3.2-3.5
+        p[arctic_interdiction.ESCORT_SETTLE] = arctic_interdiction.escort_settled
         p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
         p["strategic/uboats"] = uboats.uboat_step  # 5.0
         p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0

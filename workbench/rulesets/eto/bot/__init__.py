@@ -55,6 +55,7 @@ PLANNERS: tuple[tuple[str, Planner], ...] = (
     ("intercept", air.intercept), ("intercept_naval", naval.intercept), ("naval_search", naval.search),
     ("load_supply", naval.load), ("sail", naval.sail),
     ("raid", strategic.place), ("reinforce_box", strategic.defend),
+    ("interdict_convoy", strategic.interdict), ("escort_intercept", strategic.escort_intercept),
     ("take_losses", combat.take_losses), ("retreat", combat.retreat),
     ("advance", combat.advance), ("bt_move", combat.bt_move),
     ("buy_offensives", command.buy),
