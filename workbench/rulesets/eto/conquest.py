@@ -224,6 +224,41 @@ def liberate(state: State, nation: str, liberator_side: str, liberator: str) -> 
         dispose(state, stack, liberator, at, stack[0].side)
 
 
+def colony_check(state: State, country: str, conqueror: str, side: str) -> None:
+    """ETO-40.0: "a colony of a major power is conquered when all cities and resource hexes in it
+    have been captured by the invader; if it has no cities or resource hexes, it is conquered as
+    soon as an invader enters" -- the whole colony then becomes the conqueror's (40.1)."""
+    hexes = state.map.hexes
+    if "colony_of" not in hexes.columns:
+        return
+    ta = terrain_arrays(state)
+    land = (ta.country == country) & ta.land
+    idx = np.flatnonzero(land)
+    if not len(idx):
+        return
+    owner_name = hexes["colony_of"][int(idx[0])]
+    nation = next((n for n, r in politics.nations(state).items() if owner_name and r.get("name") == owner_name), None)
+    ws = politics.war_state(state)
+    if nation is None or country in ws.get("colonies_conquered", {}) or nation in ws.get("conquered", {}) \
+            or politics.side_of(state, nation) in (None, side):
+        return
+    ctrl = ctl.control(state)
+    enemy = ctl.SIDE_CODE[side]
+    keys = land & (ta.city | ta.city_resource | ta.resource)
+    done = (ctrl[keys] == enemy).all() if keys.any() else (ctrl[land] == enemy).any()
+    if not done:
+        return
+    politics.writable(state).setdefault("colonies_conquered", {})[country] = conqueror
+    ctrl[land] = enemy
+    if state.arrays.get("holder") is not None:
+        from workbench.rulesets.eto import holders
+
+        holders.assign(state, land, conqueror)
+    state.emit("colony_conquered", side=side, rule=RULE, country=country, nation=nation, conqueror=conqueror,
+               text=f"{country}, a colony of {politics.nations(state)[nation]['name']}, is conquered by {conqueror} (40.0): "
+                    "all of it is theirs")
+
+
 def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
     """After a land unit took hexes: conquests and liberations it completed (40.0, 40.3)."""
     if not politics.on(state.game):
@@ -239,6 +274,8 @@ def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
             if n is not None:
                 touched.add(n)
     conqueror = values.major_of(state, unit.nation)
+    for c in sorted({str(ta.country[hm.index(lab)]) for lab in labels if ta.country[hm.index(lab)]}):
+        colony_check(state, c, conqueror, unit.side)
     for n in sorted(touched):
         if conquered_now(state, n):
             conquer(state, n, conqueror)

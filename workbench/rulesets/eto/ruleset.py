@@ -44,6 +44,7 @@ from workbench.rulesets.eto import (
     fleets,
     garrison,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
+    historical,
     holders,  # noqa: F401 - registers the holder of captured hexes in control.CAPTURE_HOOKS
     hq,
     income,
@@ -156,6 +157,7 @@ class ETORuleset(ETOFace, Ruleset):
             lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
             arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
+            historical.HomeFighterOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
