@@ -49,7 +49,9 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
     ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
                                "latin_america_step")),
-    ("Politics and events", ("coup_choice", "subvert")),
+    ("Politics and events", ("coup_choice", "subvert", "declare_war", "limited_war", "activate_partner",
+                             "claim_territory", "winter_war", "lend_lease", "close_route", "open_route",
+                             "create_vichy", "home_fighter")),
 )
 #: Readable names of the order kinds (the kind itself stays in the tooltip and the log).
 LABELS = {
@@ -74,6 +76,11 @@ LABELS = {
     "reinforce_box": "Send fighters to the bombing box",
     "trace_route": "Trace the Arctic convoy route", "interdict_convoy": "Interdict the Arctic convoy route",
     "escort_intercept": "Intercept with the escort box's naval air",
+    "declare_war": "Declare war (invade a neutral)", "limited_war": "Limited war (Italian adventurism)",
+    "activate_partner": "Roll to activate a minor country", "claim_territory": "Claim a Soviet pre-war conquest",
+    "winter_war": "Begin the Winter War", "lend_lease": "Send lend lease", "close_route": "Close a convoy route",
+    "open_route": "Open a convoy route", "create_vichy": "Create Vichy France",
+    "home_fighter": "Designate the home fighter",
 }
 
 
