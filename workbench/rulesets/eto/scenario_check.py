@@ -370,6 +370,8 @@ def check_bot_plan(c: Check) -> None:
                     month_key(entry["from"])
                 except (ValueError, KeyError, IndexError):
                     c.fail(f"bot_plan.{side}.invasions[{i}].from", f"{entry['from']!r} is not a month like 1940-04")
+        if isinstance(plan, dict) and not isinstance(plan.get("exchange_to_italy", False), bool):
+            c.fail(f"bot_plan.{side}.exchange_to_italy", "needs true or false")
         ww = plan.get("winter_war") if isinstance(plan, dict) else None
         if ww is not None and not isinstance(ww, str):
             c.fail(f"bot_plan.{side}.winter_war", "needs a month, e.g. \"1939-11\"")

@@ -56,9 +56,11 @@ def activate(ctx: Context) -> dict[str, Any] | None:
 
 
 def lend_lease(ctx: Context) -> dict[str, Any] | None:
-    """ETO-36.5: ship the largest amount offered, once per route and season (the legal list
-    shrinks as it is sent)."""
-    opts = ctx.legal("lend_lease")
+    """ETO-36.5, 36.7: the Western Allies ship the largest amount offered to the USSR (and the US
+    to Britain), once a decision; Germany's EP exchange with Italy (36.9) is left to the player
+    (the plan's ``exchange_to_italy = true`` lets the bot make it)."""
+    receivers = {"SU", "UK"} | ({"IT"} if _plan(ctx).get("exchange_to_italy") else set())
+    opts = [o for o in ctx.legal("lend_lease") if o["to"] in receivers]
     if not opts or ctx.memo.get("lend_lease_done"):
         return None
     best = max(opts, key=lambda o: (o["eps"], o["from"], o["to"]))
