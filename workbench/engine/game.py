@@ -39,10 +39,11 @@ class Game(StaticCache):
 
     def optional_rule(self, rule: str) -> bool:
         """Whether optional rule ``rule`` is in play: named itself in ``options.optional_rules``
-        or through a whole it is part of (``ETO-46`` switches on ``ETO-46.3``)."""
+        or through a whole it is part of (``ETO-46`` switches on ``ETO-46.3``, and so does the
+        whole's own section ``ETO-46.0``)."""
         on = self.options.get("optional_rules", ())
         parts = rule.split(".")
-        return any(".".join(parts[:i]) in on for i in range(1, len(parts) + 1))
+        return any(".".join(parts[:i]) in on or f"{'.'.join(parts[:i])}.0" in on for i in range(1, len(parts) + 1))
 
     def new_state(self, seed: int = 0) -> State:
         """The scenario's starting position, with dice seeded by ``seed``."""

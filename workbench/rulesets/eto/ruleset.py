@@ -48,6 +48,7 @@ from workbench.rulesets.eto import (
     initiative,
     invasion,
     iron_route,
+    italian_restrictions,
     italy_surrender,  # noqa: F401 - registers 40.6's roll in control.CAPTURE_HOOKS
     lend_lease,
     liberated_forces,
@@ -58,6 +59,7 @@ from workbench.rulesets.eto import (
     naval_search,
     naval_units,
     naval_upkeep,
+    neutral_activation,
     paradrop,
     politics,
     ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
@@ -148,7 +150,8 @@ class ETORuleset(ETOFace, Ruleset):
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
             lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
-            adventurism.LimitedWarOrder(),
+            adventurism.LimitedWarOrder(), neutral_activation.AttemptActivationOrder(),
+            neutral_activation.BuyActivationModifierOrder(), neutral_activation.DeclareAdjacentOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -500,6 +503,10 @@ class ETORuleset(ETOFace, Ruleset):
                 u.props.pop(k, None)
 
     def _end_of_month(self, state: State, step: Step) -> None:
+        """End of turn: Italy's restrictions end for good once a condition held (46.1); units
+        declared on Spain's or Turkey's border must still be there (47.3, 47.4); blitzkrieg."""
+        italian_restrictions.latch(state)
+        neutral_activation.month_end(state)
         for key, v in list(state.tracks.items()):
             if key.startswith("blitzkrieg.") and str(v).startswith("active:"):
                 state.tracks[key] = "used"  # 44.1: once per nation per game, for one turn

@@ -1,0 +1,289 @@
+"""ETO optional rules and alternative endings: 40.5 (Dismantling the Maginot Line), 46.0/46.1
+(Italian restrictions), 47.3/47.4 (Activation of Spain and Turkey), 47.5 (Cold War Clash) and
+47.6 (Extended Game)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from eto_kit import FixedDice, events, scenario_text, unit
+
+from workbench.engine import load_scenario
+from workbench.engine.errors import IllegalOrder
+from workbench.rulesets.eto import neutral_activation, politics
+
+WAR_1940 = '''
+[politics]
+members = { GE = "axis", IT = "axis", UK = "western", FR = "western", PL = "western" }
+fronts = [["axis", "western"]]
+'''
+AXIS_SOVIET = WAR_1940.replace('PL = "western"', 'PL = "western", SU = "soviet"').replace(
+    '[["axis", "western"]]', '[["axis", "western"], ["axis", "soviet"]]')
+#: French hexes on the Spanish border (the west scenario gives France to the Axis).
+SPAIN_BORDER = ("02464", "02565")
+
+
+def game(tmp_path: Path, *, politics_text: str = WAR_1940, first: str = "1940-09", last: str = "1940-10",
+         units: list | None = None, optional: tuple[str, ...] = ("ETO-47",), tracks: dict | None = None,
+         allies: tuple[str, ...] = ("UK", "FR", "SU", "US"), options: dict | None = None, name: str = "t"):  # noqa: ANN201
+    opts = {"politics": True, "optional_rules": list(optional), **(options or {})}
+    text = scenario_text(units or [unit("GE-1", "GE", "infantry", "03946")], first=first, last=last, west=True,
+                         options=opts, extra=politics_text,
+                         tracks={"GE.income_base": 90, "UK.income_base": 70, "GE.eps": 20, **(tracks or {})},
+                         axis=("GE", "IT"), allies=allies)
+    path = tmp_path / f"eto-options-{name}.toml"
+    path.write_text(text)
+    return load_scenario(path)
+
+
+def advance(state, until, limit: int = 3000):  # noqa: ANN001, ANN201
+    """End steps and pass until ``until(state)`` holds."""
+    for _ in range(limit):
+        if until(state):
+            return state
+        d = state.decision
+        state.apply({"kind": "end_step"} if "end_step" in d.kinds else {"kind": "pass"} if "pass" in d.kinds
+                    else {"kind": "choose_first", "side": d.side})
+    raise AssertionError("never got there")
+
+
+def at_activation(state, side: str = "axis", turn: str | None = None):  # noqa: ANN001, ANN201
+    """The seasonal Activation step (of ``turn``), ``side`` deciding."""
+    advance(state, lambda s: s.step is not None and s.step.key == "partner-activation"
+            and (turn is None or s.turn_label == turn) and s.decision.side == side)
+    return state
+
+
+# == 47.3, 47.4: Spain and Turkey ===============================================================
+def test_eto_47_3_spain_axis_on_2_plus_bought_and_border_modifiers(tmp_path: Path) -> None:
+    """47.3: "Roll two dice ... On a modified result of 2, Spain becomes an Axis minor partner";
+    "+/-1 for every two land units that have been adjacent to Spain for the entire preceding
+    season" (declared a season ahead); "The first +/-1 costs 4 EPs. The second costs 6 more"."""
+    units = [unit(f"GE-{k}", "GE", "infantry", SPAIN_BORDER[k % 2]) for k in range(4)]
+    s = game(tmp_path, units=units, last="1941-01").new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    order = {"kind": "declare_adjacent", "nation": "SP", "units": ["GE-0", "GE-1", "GE-2", "GE-3"]}
+    assert order in s.legal_orders()
+    s.apply(order)
+    at_activation(s, turn="1941-winter")
+    assert neutral_activation.unit_modifier(s, "SP", "axis") == (2, 4)  # four units: -2
+    s.tracks["GE.eps"] = 20
+    s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+    s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+    assert s.tracks["GE.eps"] == 20 - 4 - 6
+    assert neutral_activation.thresholds(s, "SP")[:2] == (2 + 2 + 2, 13)
+    s.dice = FixedDice(3, 3)  # 6: within the Axis's 6 or less
+    s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+    assert s.tracks["GE.eps"] == 20 - 10 - 4
+    assert politics.partnership(s, "SP") == "axis"
+    assert "Axis minor partner" in events(s, "activated")[-1]["text"]
+    assert [r["dice"] for r in events(s, "roll") if r["rule"] == "ETO-47.3"] == [[3, 3]]
+
+
+def test_eto_47_3_a_seven_never_activates_and_one_roll_a_season(tmp_path: Path) -> None:
+    s = game(tmp_path, first="1940-09", last="1940-10").new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    for _ in range(5):  # -5: the Axis would take Spain on 7 or less
+        s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+    assert s.tracks["GE.eps"] == 20 - (4 + 6 + 8 + 10 + 12)  # below 0: taken from next income (47.3)
+    assert neutral_activation.thresholds(s, "SP")[0] == 7
+    s.dice = FixedDice(4, 3)
+    s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+    assert politics.neutral(s, "SP")
+    assert "a roll of 7 has no effect" in events(s, "activation_failed")[-1]["text"]
+    with pytest.raises(IllegalOrder, match="ETO-47.3: Spain has already been rolled for this seasonal turn"):
+        s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+
+
+def test_eto_47_3_deficit_spending_only_as_far_as_next_income(tmp_path: Path) -> None:
+    """47.3: "These EPs can be deducted from income the player is due during the next step": the
+    track may go below 0 by the base income (90 for Germany), no further (ruling)."""
+    s = game(tmp_path).new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    s.tracks["GE.eps"] = -82
+    s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})  # -86: 90 covers it
+    assert s.tracks["GE.eps"] == -86
+    with pytest.raises(IllegalOrder, match="ETO-47.3: modifier 2 costs 6 EPs, more than GE has with next income"):
+        s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+
+
+def test_eto_47_3_a_roll_good_for_both_is_rolled_again_and_allies_take_spain(tmp_path: Path) -> None:
+    """47.3: thresholds may overlap ("Axis partner on a roll of 9 or less, and as an Allies partner
+    on a roll of 8 or more"); "If the activation roll ... could activate Spain for both
+    partnerships, ignore that result and roll again"; 13 - modifiers for the Western Allies."""
+    s = game(tmp_path, tracks={"GE.eps": 200, "UK.eps": 200}).new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    for _ in range(7):
+        s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+    s.apply({"kind": "end_step"})
+    assert s.decision.side == "allies"
+    for _ in range(5):
+        s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "UK"})
+    assert neutral_activation.thresholds(s, "SP")[:2] == (9, 8)  # the text's example
+    s.dice = FixedDice(4, 4, 6, 5)  # 8 is good for both: again; 11 is the Allies'
+    s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "UK"})
+    assert politics.partnership(s, "SP") == "western"
+    assert len(events(s, "activation_reroll")) == 1
+
+
+def test_eto_47_3_a_declared_unit_that_leaves_the_border_no_longer_counts(tmp_path: Path) -> None:
+    units = [unit(f"GE-{k}", "GE", "infantry", SPAIN_BORDER[k % 2]) for k in range(2)]
+    s = game(tmp_path, units=units).new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    with pytest.raises(IllegalOrder, match="ETO-47.3: GE-9 is not a axis land unit adjacent to Spain"):
+        s.apply({"kind": "declare_adjacent", "nation": "SP", "units": ["GE-0", "GE-9"]})
+    s.apply({"kind": "declare_adjacent", "nation": "SP", "units": ["GE-0", "GE-1"]})
+    s.unit("GE-1").location = "03946"
+    neutral_activation.month_end(s)
+    rec = politics.war_state(s)["neutral_activation"]["SP"]["declared"]["axis"]
+    assert rec == {"1940-autumn": ["GE-0"]}
+    assert "GE-1 left the border of Spain" in events(s, "declaration_broken")[0]["text"]
+
+
+def test_eto_47_4_turkey_allied_on_12_and_39_3_decides_which_partnership(tmp_path: Path) -> None:
+    """47.4: "a 2 creates an Axis partner, a 12 an Allied partner. Roll per 39.3 to see which
+    Allied partnership Turkey joins"; "three land units (not two) are needed to gain a modifier";
+    "Allied EPs can be paid by the Western Allies, the USSR, or both"."""
+    s = game(tmp_path, politics_text=AXIS_SOVIET).new_state(seed=1)
+    assert int(politics.table(s)["neutral_activation"]["TU"]["units_per_modifier"]) == 3
+    at_activation(s, side="allies", turn="1940-autumn")
+    s.tracks.update({"SU.eps": 30, "UK.eps": 30})
+    s.apply({"kind": "buy_activation_modifier", "nation": "TU", "payer": "SU"})
+    s.apply({"kind": "buy_activation_modifier", "nation": "TU", "payer": "UK"})
+    assert s.tracks["SU.eps"] == 30 - 4 and s.tracks["UK.eps"] == 30 - 6  # one Allied count: 4, then 6
+    assert neutral_activation.thresholds(s, "TU")[:2] == (2, 10)
+    s.dice = FixedDice(5, 5, 5)  # 10: Allied; 39.3's die 5: the Soviet Union
+    s.apply({"kind": "attempt_activation", "nation": "TU", "payer": "UK"})
+    assert politics.partnership(s, "TU") == "soviet"
+    rolls = [r for r in events(s, "roll")]
+    assert [r["dice"] for r in rolls if r["rule"] == "ETO-47.4"] == [[5, 5]]
+    assert [r["dice"] for r in rolls if r["rule"] == "ETO-39.3"] == [[5]]
+
+
+def test_eto_47_3_only_with_the_rule_and_only_in_the_activation_step(tmp_path: Path) -> None:
+    s = game(tmp_path, optional=()).new_state(seed=1)
+    at_activation(s, turn="1940-autumn")
+    assert not any(o["kind"] == "attempt_activation" for o in s.legal_orders())
+    s2 = game(tmp_path, optional=("ETO-47.4",), name="tu").new_state(seed=1)
+    at_activation(s2, turn="1940-autumn")
+    kinds = {(o["kind"], o.get("nation")) for o in s2.legal_orders()}
+    assert ("attempt_activation", "TU") in kinds and ("attempt_activation", "SP") not in kinds
+    with pytest.raises(IllegalOrder, match="ETO-47.3: the activation of Spain is an optional rule"):
+        s2.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+
+
+# == 46.0, 46.1: Italian restrictions ===========================================================
+#: France's colonial garrison: one land unit in Tunisia (Tunis), another in Algeria (Algiers).
+GARRISON = [unit("FR-T", "FR", "infantry", "04680"), unit("FR-A", "FR", "infantry", "03180")]
+
+
+def france_hexes(state, n: int) -> list[str]:  # noqa: ANN001
+    """``n`` Axis-held land hexes of France (the west scenario's France is German-held)."""
+    import numpy as np
+
+    from workbench.rulesets.eto.control import AXIS, control
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    ta = terrain_arrays(state)
+    idx = np.flatnonzero((ta.country == "France") & ta.land & (control(state) == AXIS))
+    return [state.map.label(int(i)) for i in idx[:n]]
+
+
+def test_eto_46_1_italy_buys_but_cannot_use_an_offensive_until_eight_germans_in_france(tmp_path: Path) -> None:
+    """46.1: "Italy can purchase offensives, but cannot use an offensive ... until ... There are
+    eight supplied German land units in France"; 46.0 switches the whole set on."""
+    from eto_kit import begin_offensive
+
+    from workbench.rulesets.eto import italian_restrictions as ir
+
+    units = [unit("IT-HQ", "IT", "hq", "05069"), *GARRISON,
+             *[unit(f"GE-{k}", "GE", "infantry", "03946") for k in range(8)]]
+    s = game(tmp_path, units=units, optional=("ETO-46.0",), tracks={"IT.offensives": 1}).new_state(seed=1)
+    assert s.game.optional_rule("ETO-46.1") and ir.restricted(s)
+    begin_offensive(s)
+    assert {"kind": "activate_hq", "hqs": ["IT-HQ"]} not in s.legal_orders()
+    with pytest.raises(IllegalOrder, match="ETO-46.1: Italy may buy offensives but not use one"):
+        s.apply({"kind": "activate_hq", "hqs": ["IT-HQ"]})
+    for k, h in enumerate(france_hexes(s, 8)):
+        s.unit(f"GE-{k}").location = h
+    assert ir.lift_reason(s) == "8 supplied German land units are in France"
+    s.apply({"kind": "activate_hq", "hqs": ["IT-HQ"]})
+    assert s.tracks["IT.offensives"] == 0
+
+
+def test_eto_46_1_seven_germans_are_not_enough_and_the_end_is_for_good(tmp_path: Path) -> None:
+    from workbench.rulesets.eto import italian_restrictions as ir
+
+    units = [*GARRISON, *[unit(f"GE-{k}", "GE", "infantry", "03946") for k in range(8)]]
+    s = game(tmp_path, units=units, optional=("ETO-46.1",)).new_state(seed=1)
+    hexes = france_hexes(s, 8)
+    for k in range(7):
+        s.unit(f"GE-{k}").location = hexes[k]
+    assert ir.restricted(s)  # seven
+    s.unit("GE-7").location = hexes[7]
+    ir.latch(s)  # the end of a monthly turn
+    assert "Italy's restrictions end (46.1): 8 supplied German land units" in events(s, "italy_unrestricted")[0]["text"]
+    for k in range(8):
+        s.unit(f"GE-{k}").location = "03946"
+    assert not ir.restricted(s)  # once a condition held, Italy is free for the rest of the game
+
+
+def test_eto_46_1_no_italian_invasion_until_france_leaves_algeria_ungarrisoned(tmp_path: Path) -> None:
+    """46.1: no invasion "until ... France neglects to garrison its colonies with at least one land
+    unit in Tunisia and another in Algeria"."""
+    from eto_kit import begin_offensive
+
+    from workbench.rulesets.eto import invasion
+
+    s = game(tmp_path, units=[unit("GE-1", "GE", "infantry", "03946"), *GARRISON],
+             optional=("ETO-46.1",)).new_state(seed=1)
+    begin_offensive(s)
+    with pytest.raises(IllegalOrder, match="ETO-46.1: Italy may not invade a country"):
+        s.apply({"kind": "declare_war", "nation": "IT", "target": "GR"})
+    assert invasion.declare_why_not(s, "axis", "GE", "GR") is None  # Germany is not bound
+    del s.units_by_id["FR-A"]
+    assert invasion.declare_why_not(s, "axis", "IT", "GR") is None
+    s.apply({"kind": "declare_war", "nation": "IT", "target": "GR"})
+    assert politics.at_war(s, "IT", "GR")
+
+
+def test_eto_46_1_no_italian_naval_or_air_attacks_until_the_battleships_are_even(tmp_path: Path) -> None:
+    """46.1: no attack "with naval or air units" until "The combined total of British and French
+    battleships in the Mediterranean Sea (including Gibraltar) is equal to or less than the number
+    of Italian BBs"; interception of aircraft and changes of base are no attacks (ruling)."""
+    from workbench.rulesets.eto import air_missions, naval_interception
+    from workbench.rulesets.eto import italian_restrictions as ir
+
+    units = [unit("GE-1", "GE", "infantry", "03946"), *GARRISON,
+             unit("IT-BB", "IT", "bb", "Tyrrhenian Sea"), unit("IT-B", "IT", "bomber", "05069"),
+             unit("UK-BB1", "UK", "bb", "Western Mediterranean"), unit("UK-BB2", "UK", "bb", "01379")]
+    s = game(tmp_path, units=units, optional=("ETO-46.1",), options={"naval": True, "air": True}).new_state(seed=1)
+    it_bb, it_b = s.unit("IT-BB"), s.unit("IT-B")
+    assert ir.restricted(s)  # two British battleships (one at Gibraltar) to one Italian
+    why = naval_interception.interceptor_why_not(s, it_bb, "Western Mediterranean", "axis")
+    assert why.rule == "ETO-46.1" and "a naval attack" in why.why
+    assert ir.air_mission_why_not(s, it_b, "bomb").rule == "ETO-46.1"
+    assert ir.air_mission_why_not(s, it_b, "change_base") is None
+    assert air_missions.unit_why_not(s, "axis", it_b, "ground_support") is not None
+    s.unit("UK-BB2").location = "Bay of Biscay"  # one to one
+    assert ir.lift_reason(s) == "British and French battleships in the Mediterranean (1) are no more than Italy's (1)"
+    assert ir.attack_why_not(s, it_bb, "a naval attack") is None
+
+
+def test_eto_46_1_italian_ships_stay_in_the_mediterranean_while_western_ships_are_in_it(tmp_path: Path) -> None:
+    """46.1: "Italian naval units cannot leave the Mediterranean Sea via Gibraltar or the Suez Canal
+    until there are no Western Allies naval units in the Mediterranean"."""
+    from workbench.rulesets.eto import italian_restrictions as ir
+
+    units = [unit("GE-1", "GE", "infantry", "03946"), unit("IT-BB", "IT", "bb", "Western Mediterranean"),
+             unit("UK-DD", "UK", "dd", "Eastern Mediterranean")]
+    s = game(tmp_path, units=units, optional=("ETO-46.1",), options={"naval": True}).new_state(seed=1)
+    it_bb = s.unit("IT-BB")
+    gib = s.map.hex_of("Gibraltar")
+    why = ir.sail_why_not(s, [it_bb], [gib, "Bay of Biscay"])
+    assert why.rule == "ETO-46.1" and "may not leave the Mediterranean (Bay of Biscay)" in why.why
+    assert ir.sail_why_not(s, [it_bb], [gib]) is None  # Gibraltar is in the Mediterranean
+    assert ir.sail_why_not(s, [it_bb], ["Red Sea"]) is not None  # nor by Suez
+    s.unit("UK-DD").location = "North Atlantic"
+    assert ir.sail_why_not(s, [it_bb], [gib, "Bay of Biscay"]) is None
