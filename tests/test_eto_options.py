@@ -287,3 +287,71 @@ def test_eto_46_1_italian_ships_stay_in_the_mediterranean_while_western_ships_ar
     assert ir.sail_why_not(s, [it_bb], ["Red Sea"]) is not None  # nor by Suez
     s.unit("UK-DD").location = "North Atlantic"
     assert ir.sail_why_not(s, [it_bb], [gib, "Bay of Biscay"]) is None
+
+
+# == 40.5: Dismantling the Maginot Line ========================================================
+def at_construction(state, turn: str):  # noqa: ANN001, ANN201
+    advance(state, lambda s: s.step is not None and s.step.key == "construction/build" and s.turn_label == turn
+            and s.decision.side == "axis")
+    return state
+
+
+def test_eto_40_5_six_coastal_forts_one_a_season_free_completed_next_season(tmp_path: Path) -> None:
+    """40.5: "When France is conquered ... the German player can claim a total of six coastal
+    fortification markers"; "Beginning the seasonal turn after the conquest, the German player
+    places a coastal fortification marker in any coastal hex from Hamburg to Bordeaux"; "placed
+    under construction, and are completed in the following seasonal turn. They cost no EPs."."""
+    from workbench.rulesets.eto import maginot
+
+    s = game(tmp_path, optional=(), last="1941-01").new_state(seed=1)
+    politics.writable(s)["conquered"] = {"FR": "GE"}  # France falls in September 1940
+    at_construction(s, "1940-autumn")
+    hm = s.map
+    cherbourg, toulon, hamburg = hm.hex_of("Cherbourg"), hm.hex_of("Toulon"), hm.hex_of("Hamburg")
+    legal = [o["hex"] for o in s.legal_orders() if o["kind"] == "place_maginot_fort"]
+    assert cherbourg in legal and hamburg in legal and toulon not in legal
+    with pytest.raises(IllegalOrder, match="ETO-40.5: .* is not a coastal hex from Hamburg to Bordeaux"):
+        s.apply({"kind": "place_maginot_fort", "hex": toulon})
+    eps = s.tracks["GE.eps"]
+    s.apply({"kind": "place_maginot_fort", "hex": cherbourg})
+    assert s.tracks["GE.eps"] == eps  # no EP cost
+    assert s.markers["forts"][cherbourg]["building"] is True
+    with pytest.raises(IllegalOrder, match="ETO-40.5: one coastal fortification a season"):
+        s.apply({"kind": "place_maginot_fort", "hex": hamburg})
+    at_construction(s, "1941-winter")
+    assert "building" not in s.markers["forts"][cherbourg]  # completed in the following seasonal turn
+    assert maginot.season_open(s) and not maginot.record(s).get("dismantled")
+
+
+def test_eto_40_5_after_the_sixth_marker_the_maginot_line_is_gone(tmp_path: Path) -> None:
+    """40.5: "When all have been placed, the Maginot Line fortifications along the Franco-German
+    border are ignored for the rest of the game" (the German side's forts stay)."""
+    import numpy as np
+
+    from workbench.rulesets.eto import maginot
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    s = game(tmp_path, optional=(), last="1941-01").new_state(seed=1)
+    ta = terrain_arrays(s)
+    french = (ta.country == "France") & ta.fort_hex
+    german = int(((ta.country == "Germany") & ta.fort_hex).sum())
+    assert int(french.sum()) == 6 and german > 0
+    s.markers["maginot"] = {"from": "1939-autumn", "placed": {},
+                            "seasons": ["1939-autumn", "1939-winter", "1940-winter", "1940-spring", "1940-summer"]}
+    at_construction(s, "1940-autumn")
+    s.apply({"kind": "place_maginot_fort", "hex": s.map.hex_of("Brest")})
+    assert maginot.record(s)["dismantled"] == "1940-autumn"
+    after = terrain_arrays(s)
+    assert not (after.fort_hex & french).any() and not after.fortress_side[np.flatnonzero(french)].any()
+    assert int(((after.country == "Germany") & after.fort_hex).sum()) == german
+    assert "no longer exist" in events(s, "maginot")[-1]["text"]
+
+
+def test_eto_40_5_a_season_without_a_marker_loses_it(tmp_path: Path) -> None:
+    from workbench.rulesets.eto import maginot
+
+    s = game(tmp_path, optional=(), last="1941-01").new_state(seed=1)
+    politics.writable(s)["conquered"] = {"FR": "GE"}
+    at_construction(s, "1941-winter")
+    assert maginot.record(s)["seasons"] == ["1940-autumn"]  # autumn's marker lapsed unplaced
+    assert "marker 1 of 6 lapses" in events(s, "maginot")[-1]["text"]

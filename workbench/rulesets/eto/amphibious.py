@@ -80,7 +80,8 @@ def intrinsic_strength(state: State, side: str, target: str) -> int:
               if u.side == enemy and values.on_map(u) and values.is_combat_unit(state, u)
               and state.map.distance(u.location, target) == 1 and projects_into(state, u, target)]
     marker = state.markers.get("forts", {}).get(target) or {}
-    fort = marker.get("side") == enemy and marker.get("kind") in ("fortification", "coastal_fort")
+    fort = marker.get("side") == enemy and marker.get("kind") in ("fortification", "coastal_fort") \
+        and not marker.get("building")  # 40.5: a fort under construction does not defend yet
     return adj.coastal_intrinsic_strength(zoc_sp, fort_marker=fort, tables=state.ruleset.tables)
 
 

@@ -53,6 +53,7 @@ from workbench.rulesets.eto import (
     lend_lease,
     liberated_forces,
     losses,
+    maginot,
     naval_interception,
     naval_movement,
     naval_repair,
@@ -152,6 +153,7 @@ class ETORuleset(ETOFace, Ruleset):
             lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), neutral_activation.AttemptActivationOrder(),
             neutral_activation.BuyActivationModifierOrder(), neutral_activation.DeclareAdjacentOrder(),
+            maginot.PlaceMaginotFortOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -191,7 +193,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
-        p["construction/build:exit"] = construction.end_build
+        p["construction/build:exit"] = self._end_build
         p["initiative/adjust"] = initiative.adjust
         p["initiative/reveal"] = initiative.reveal
         p[reaction.DECLINED] = reaction.declined
@@ -211,9 +213,16 @@ class ETORuleset(ETOFace, Ruleset):
         p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
 
     def _seasonal_start(self, state: State, step: Step) -> None:
-        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6)."""
+        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6), the
+        Maginot Line's coastal forts (40.5)."""
         invasion.us_entry(state, step)
         liberated_forces.winter(state, step)
+        maginot.seasonal(state, step)
+
+    def _end_build(self, state: State, step: Step) -> None:
+        """End of Construction Step 3: lapsed choices (37.7, 43.1), this season's Maginot marker (40.5)."""
+        construction.end_build(state, step)
+        maginot.end_construction(state, step)
 
     def _convoy_routes(self, state: State, step: Step) -> None:
         """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
