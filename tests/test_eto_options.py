@@ -355,3 +355,94 @@ def test_eto_40_5_a_season_without_a_marker_loses_it(tmp_path: Path) -> None:
     at_construction(s, "1941-winter")
     assert maginot.record(s)["seasons"] == ["1940-autumn"]  # autumn's marker lapsed unplaced
     assert "marker 1 of 6 lapses" in events(s, "maginot")[-1]["text"]
+
+
+# == 47.5, 47.6: the alternative endings ========================================================
+def test_eto_47_6_extended_game_plays_on_after_june_1945_until_a_conquest(tmp_path: Path) -> None:
+    """47.6: "Instead of ending the game with the June 1945 turn, play can continue until either
+    Germany, the UK, or the USSR is conquered"; "The winner is the player or partnership that
+    controls the most city resource hexes of Germany. If the totals are tied, the game is a draw"."""
+    import numpy as np
+
+    from workbench.rulesets.eto import alternative_endings as ae
+    from workbench.rulesets.eto.control import ALLIES, control, home_mask
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    plain = game(tmp_path, optional=(), first="1945-05", last="1945-06", name="plain")
+    assert plain.calendar[-1] == "1945-06"
+    g = game(tmp_path, optional=("ETO-47.6",), first="1945-05", last="1945-06")
+    assert g.calendar[-1] == "1947-12" and "1946-winter" in g.calendar
+    s = g.new_state(seed=1)
+    advance(s, lambda st: st.turn_label == "1945-07")
+    assert not s.is_over  # June 1945 passed
+    ge = np.flatnonzero(home_mask(s, "GE", original=True) & terrain_arrays(s).city_resource)
+    assert ae.german_count(s) == {"axis": len(ge), "allies": 0}
+    politics.writable(s)["conquered"] = {"UK": "GE"}
+    result = ae.sudden_end(s)
+    assert result["winner"] == "axis" and result["why"] == "United Kingdom is conquered"
+    control(s)[ge[: len(ge) // 2]] = ALLIES
+    if len(ge) % 2 == 0:
+        assert ae.sudden_end(s)["level"] == "draw"  # tied
+    control(s)[ge] = ALLIES
+    assert ae.sudden_end(s)["winner"] == "allies"
+    advance(s, lambda st: st.is_over)
+    assert s.result["rule"] == "ETO-47.6" and events(s, "game_over")[-1]["turn"] == "1945-07"
+
+
+def test_eto_47_6_incomes_and_force_pools_frozen_at_1945(tmp_path: Path) -> None:
+    """47.6: "National incomes remain at their 1945 levels. No additional units are added to the
+    force pools" -- the US year track is read at 1945 and the Soviet winter rise stops."""
+    from workbench.rulesets.eto import alternative_endings as ae
+    from workbench.rulesets.eto import income
+
+    overrides = {"income.base.US.year_track.1946.eps": 140,  # a 1946 figure that must not be used
+                 "force_pools.additions": {"1946": {"GE": {"infantry": 2}}}}  # nor 1946 additions
+    game(tmp_path, optional=("ETO-47.6",), first="1945-05", last="1945-06")
+    text = tmp_path / "eto-options-t.toml"
+    s = load_scenario(text, overrides=overrides).new_state(seed=1)
+    advance(s, lambda st: st.turn_label == "1946-winter")
+    assert ae.frozen(s, "US") and ae.frozen(s, "SU") and ae.frozen(s, "GE")
+    assert income.us_base_income(s) == 100  # 1945's, not the 140 of 1946
+    s.tracks["SU.income_base"] = 160
+    politics.writable(s)["axis_soviet_war_by"] = "axis"
+    assert income.base_income(s, "SU") == 160  # no +20 in the winter 1946 seasonal turn
+    advance(s, lambda st: st.turn_label == "1946-01")
+    assert not any(uid.startswith("GE-1946") for uid in s.units_by_id)
+    assert any("force pools are frozen" in e["text"] for e in events(s, "force_pool"))
+    plain = load_scenario(text, overrides=overrides, options={"optional_rules": []})
+    assert plain.calendar[-1] == "1945-06"
+
+
+def test_eto_47_5_cold_war_to_december_1946_and_its_verdict(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """47.5: "The game continues through the end of 1946. United States and Soviet incomes remain
+    at their 1945 levels"; "Strategic bombing is the only type of strategic warfare permitted";
+    "If one player has twice as many as his opponent, that player is the grand strategic victor.
+    If neither ... both players suffer utter defeat"; with 47.6 too, 47.5 governs (ruling)."""
+    from workbench.rulesets.eto import alternative_endings as ae
+    from workbench.rulesets.eto.control import ALLIES, control
+    from workbench.rulesets.eto.terrain import terrain_arrays
+
+    g = game(tmp_path, optional=("ETO-47",), first="1945-05", last="1945-06",
+             units=[unit("UK-1", "UK", "infantry", "03253"), unit("GE-1", "GE", "infantry", "03946")])
+    assert ae.mode(g) == "cold_war" and g.calendar[-1] == "1946-12"
+    s = g.new_state(seed=1)
+    advance(s, lambda st: st.turn_label == "1945-07")
+    assert ae.frozen(s, "US") is False  # 1945 is still 1945
+    assert not ae.strategic_warfare_allowed(s, "uboats") and ae.strategic_warfare_allowed(s, "bombing")
+    advance(s, lambda st: st.turn_label == "1946-01")
+    assert ae.frozen(s, "US") and ae.frozen(s, "SU") and not ae.frozen(s, "GE")
+    ta = terrain_arrays(s)
+    s.unit("UK-1").location = "03253"  # Paris (the months of play may have swept it away)
+    control(s)[ta.city_resource & (ta.country == "France")] = ALLIES  # France's: nearest is UK-1
+    n = ae.partnership_counts(s)
+    assert n["western"] > 0 and n["soviet"] == 0
+    r = ae.cold_war_result(s)
+    assert r["level"] == "Western Allies grand strategic victory" and r["rule"] == "ETO-47.5"
+    s.unit("UK-1").nation = "SU"
+    politics.writable(s)["members"]["SU"] = "soviet"
+    n2 = ae.partnership_counts(s)
+    assert n2 == {"western": 0, "soviet": n["western"]}
+    monkeypatch.setattr(ae, "partnership_counts", lambda _s: {"western": 3, "soviet": 2})
+    assert ae.cold_war_result(s)["winner"] is None and "utter defeat" in ae.cold_war_result(s)["level"]
+    monkeypatch.setattr(ae, "partnership_counts", lambda _s: {"western": 2, "soviet": 4})  # exactly twice
+    assert ae.cold_war_result(s)["level"] == "Soviet Union grand strategic victory"

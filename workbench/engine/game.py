@@ -26,7 +26,7 @@ class Game(StaticCache):
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.scenario.last_turn)
+        self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.ruleset.last_turn(self))
         self.scenario_units = {u["id"]: u for u in self.scenario.units}
         # cached(): static data that needs the rule tables (a game may override them) or the
         # scenario besides the map -- terrain cost arrays, weather per letter, control regions,

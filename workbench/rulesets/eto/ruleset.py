@@ -31,6 +31,7 @@ from workbench.rulesets.eto import (
     air_transport,
     air_units,
     airbases,
+    alternative_endings,
     breakthrough,
     carriers,  # noqa: F401 - registers 13.3's loss of a carrier's air in naval_units.SINK_HOOKS
     combat,
@@ -187,9 +188,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["income/convoy-routes"] = self._convoy_routes  # 36.4 automatic closures, 5.6 escorts
         p["income/convoy-routes:exit"] = convoy_routes.charge  # 36.4: closed routes cost next season
         p["income/exchanges"] = lend_lease.reset  # 36.5-36.9: this season's exchanges begin at 0
-        p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
-        p["strategic/uboats"] = uboats.uboat_step  # 5.0
-        p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0
+        p["strategic/raiders"] = self._only_if_allowed("raiders", surface_raiders.raider_step)  # 4.0
+        p["strategic/uboats"] = self._only_if_allowed("uboats", uboats.uboat_step)  # 5.0
+        p["strategic/iron-route"] = self._only_if_allowed("iron_route", iron_route.interdiction_step)  # 6.0
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
@@ -219,6 +220,17 @@ class ETORuleset(ETOFace, Ruleset):
         liberated_forces.winter(state, step)
         maginot.seasonal(state, step)
 
+    @staticmethod
+    def _only_if_allowed(kind: str, proc: Any) -> Any:
+        """47.5: after June 1945 strategic bombing is the only strategic warfare."""
+        def run(state: State, step: Step) -> None:
+            if alternative_endings.strategic_warfare_allowed(state, kind):
+                proc(state, step)
+            else:
+                state.emit("no_strategic_warfare", rule="ETO-47.5", text=f"no {kind.replace('_', ' ')} in the Cold "
+                           "War clash: strategic bombing is the only strategic warfare permitted")
+        return run
+
     def _end_build(self, state: State, step: Step) -> None:
         """End of Construction Step 3: lapsed choices (37.7, 43.1), this season's Maginot marker (40.5)."""
         construction.end_build(state, step)
@@ -244,6 +256,10 @@ class ETORuleset(ETOFace, Ruleset):
         air_flights.return_all(state)
 
     # -- calendar -------------------------------------------------------------------------
+    def last_turn(self, game: Any) -> str:
+        """47.5, 47.6: a game to June 1945 plays on with an alternative ending."""
+        return alternative_endings.last_turn(game)
+
     def calendar(self, first: str, last: str) -> list[str]:
         """Monthly labels ``1941-06`` plus seasonal ones ``1941-autumn`` before Oct (ETO-SOP)."""
         out: list[str] = []
@@ -522,12 +538,12 @@ class ETORuleset(ETOFace, Ruleset):
 
     def end_turn(self, state: State) -> None:
         if self.turn_root(state) == "monthly":
-            sd = victory.sudden_death(state)
+            sd = alternative_endings.sudden_end(state) or victory.sudden_death(state)  # 47.6, scenario
             if sd:
                 state.finish(**sd)
 
     def final_result(self, state: State) -> dict[str, Any]:
-        return victory.final(state)
+        return alternative_endings.final(state) or victory.final(state)  # 47.5, 47.6, scenario
 
     def setup_breaches(self, state: State) -> list[tuple[str, str]]:
         """The map's checks plus ETO stacking and control at set-up."""
