@@ -212,6 +212,22 @@ def test_eto_46_1_italy_buys_but_cannot_use_an_offensive_until_eight_germans_in_
     assert s.tracks["IT.offensives"] == 0
 
 
+def test_eto_46_1_no_impromptu_italian_offensive_either(tmp_path: Path) -> None:
+    """46.1: an offensive paid in EPs (22.6) is an offensive used."""
+    from eto_kit import begin_offensive
+
+    units = [unit("IT-HQ", "IT", "hq", "05069"), *GARRISON]
+    s = game(tmp_path, units=units, optional=("ETO-46.1",), tracks={"IT.eps": 40}).new_state(seed=1)
+    begin_offensive(s)
+    order = {"kind": "impromptu", "mode": "hq", "hq": "IT-HQ"}
+    assert order not in s.legal_orders()
+    with pytest.raises(IllegalOrder, match="ETO-46.1: Italy may buy offensives but not use one"):
+        s.apply(order)
+    del s.units_by_id["FR-T"]  # Tunisia ungarrisoned: the restriction ends
+    s.apply(order)
+    assert s.tracks["IT.eps"] < 40
+
+
 def test_eto_46_1_seven_germans_are_not_enough_and_the_end_is_for_good(tmp_path: Path) -> None:
     from workbench.rulesets.eto import italian_restrictions as ir
 
@@ -446,3 +462,22 @@ def test_eto_47_5_cold_war_to_december_1946_and_its_verdict(tmp_path: Path, monk
     assert ae.cold_war_result(s)["winner"] is None and "utter defeat" in ae.cold_war_result(s)["level"]
     monkeypatch.setattr(ae, "partnership_counts", lambda _s: {"western": 2, "soviet": 4})  # exactly twice
     assert ae.cold_war_result(s)["level"] == "Soviet Union grand strategic victory"
+
+
+def test_eto_40_5_the_heuristic_bot_places_the_seasons_fort_on_a_channel_port(tmp_path: Path) -> None:
+    from workbench.bots.heuristic import HeuristicPolicy
+    from workbench.rulesets.eto.bot import ETOBrain
+
+    s = game(tmp_path, optional=(), last="1940-10").new_state(seed=1)
+    politics.writable(s)["conquered"] = {"FR": "GE"}
+    at_construction(s, "1940-autumn")
+    policy = HeuristicPolicy(ETOBrain("axis"), seed=1)
+    policy.raise_errors = True
+    for _ in range(60):
+        if s.step is None or s.step.key != "construction/build" or s.decision.side != "axis":
+            break
+        s.apply(policy.choose_in(s, "axis"))
+    placed = events(s, "fort_placed")
+    assert len(placed) == 1
+    h = placed[0]["data"]["hex"]
+    assert s.map.hexes["port"].to_list()[s.map.index(h)] in ("minor", "major")

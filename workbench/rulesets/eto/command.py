@@ -382,16 +382,6 @@ class ImpromptuOrder(OrderKind):
                 raise IllegalOrder.of(why, self.rule)
         super().check(state, order)
 
-
-def _order_nation(state: State, order: dict[str, Any], side: str) -> str | None:
-    """The nation whose offensive an activation order would spend (22.1-22.3), if it names one."""
-    who = state.units_by_id.get(str(order.get("hq") or order.get("general") or ""))
-    if who is not None:
-        return who.nation
-    if order.get("mode") == "stack" and isinstance(order.get("hex"), str) and state.map.has_hex(order["hex"]):
-        return _offensive_nation(state, values.units_at(state, order["hex"], side), side)
-    return None
-
     def execute(self, state: State, order: dict[str, Any]) -> None:
         off = offensive(state)
         side = off["side"]
@@ -415,6 +405,16 @@ def _order_nation(state: State, order: dict[str, Any], side: str) -> str | None:
             start_stack(state, order["hex"], nation)
         state.emit("offensive", side=side, rule=self.rule, text=f"{nation} impromptu offensive ({mode})",
                    mode=mode, impromptu=True)
+
+
+def _order_nation(state: State, order: dict[str, Any], side: str) -> str | None:
+    """The nation whose offensive an activation order would spend (22.1-22.3), if it names one."""
+    who = state.units_by_id.get(str(order.get("hq") or order.get("general") or ""))
+    if who is not None:
+        return who.nation
+    if order.get("mode") == "stack" and isinstance(order.get("hex"), str) and state.map.has_hex(order["hex"]):
+        return _offensive_nation(state, values.units_at(state, order["hex"], side), side)
+    return None
 
 
 def _stack_hexes(state: State, side: str) -> list[str]:
