@@ -55,6 +55,12 @@ def at_activation(state, side: str = "axis", turn: str | None = None):  # noqa: 
     return state
 
 
+def close_activation(state):  # noqa: ANN001, ANN201
+    """End the Activation step (both sides): the attempts announced in it are rolled."""
+    advance(state, lambda s: s.step is None or s.step.key != "partner-activation")
+    return state
+
+
 # == 47.3, 47.4: Spain and Turkey ===============================================================
 def test_eto_47_3_spain_axis_on_2_plus_bought_and_border_modifiers(tmp_path: Path) -> None:
     """47.3: "Roll two dice ... On a modified result of 2, Spain becomes an Axis minor partner";
@@ -76,6 +82,7 @@ def test_eto_47_3_spain_axis_on_2_plus_bought_and_border_modifiers(tmp_path: Pat
     s.dice = FixedDice(3, 3)  # 6: within the Axis's 6 or less
     s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
     assert s.tracks["GE.eps"] == 20 - 10 - 4
+    close_activation(s)
     assert politics.partnership(s, "SP") == "axis"
     assert "Axis minor partner" in events(s, "activated")[-1]["text"]
     assert [r["dice"] for r in events(s, "roll") if r["rule"] == "ETO-47.3"] == [[3, 3]]
@@ -90,10 +97,11 @@ def test_eto_47_3_a_seven_never_activates_and_one_roll_a_season(tmp_path: Path) 
     assert neutral_activation.thresholds(s, "SP")[0] == 7
     s.dice = FixedDice(4, 3)
     s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+    with pytest.raises(IllegalOrder, match="ETO-47.3: Spain has already been tried for this seasonal turn"):
+        s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
+    close_activation(s)
     assert politics.neutral(s, "SP")
     assert "a roll of 7 has no effect" in events(s, "activation_failed")[-1]["text"]
-    with pytest.raises(IllegalOrder, match="ETO-47.3: Spain has already been rolled for this seasonal turn"):
-        s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})
 
 
 def test_eto_47_3_deficit_spending_only_as_far_as_next_income(tmp_path: Path) -> None:
@@ -116,13 +124,15 @@ def test_eto_47_3_a_roll_good_for_both_is_rolled_again_and_allies_take_spain(tmp
     at_activation(s, turn="1940-autumn")
     for _ in range(7):
         s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "GE"})
+    s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "GE"})  # announced; rolled as the step ends
+    assert not [r for r in events(s, "roll") if r["rule"] == "ETO-47.3"]
     s.apply({"kind": "end_step"})
     assert s.decision.side == "allies"
-    for _ in range(5):
+    for _ in range(5):  # the Allies answer before the dice
         s.apply({"kind": "buy_activation_modifier", "nation": "SP", "payer": "UK"})
     assert neutral_activation.thresholds(s, "SP")[:2] == (9, 8)  # the text's example
     s.dice = FixedDice(4, 4, 6, 5)  # 8 is good for both: again; 11 is the Allies'
-    s.apply({"kind": "attempt_activation", "nation": "SP", "payer": "UK"})
+    close_activation(s)
     assert politics.partnership(s, "SP") == "western"
     assert len(events(s, "activation_reroll")) == 1
 
@@ -155,6 +165,7 @@ def test_eto_47_4_turkey_allied_on_12_and_39_3_decides_which_partnership(tmp_pat
     assert neutral_activation.thresholds(s, "TU")[:2] == (2, 10)
     s.dice = FixedDice(5, 5, 5)  # 10: Allied; 39.3's die 5: the Soviet Union
     s.apply({"kind": "attempt_activation", "nation": "TU", "payer": "UK"})
+    close_activation(s)
     assert politics.partnership(s, "TU") == "soviet"
     rolls = [r for r in events(s, "roll")]
     assert [r["dice"] for r in rolls if r["rule"] == "ETO-47.4"] == [[5, 5]]

@@ -2,7 +2,8 @@
 
 In the seasonal Activation step either player may try, once per country per seasonal turn,
 to bring a neutral Spain or Turkey in as a minor partner: ``{"kind": "attempt_activation",
-"nation": "SP", "payer": "GE"}`` pays 4 EPs and rolls two dice.  Modifiers move each side's
+"nation": "SP", "payer": "GE"}`` pays 4 EPs; the two dice are rolled as the step ends
+(:func:`resolve`), once both sides have bought their modifiers.  Modifiers move each side's
 *target number*, not the roll (inventory §3.48): the Axis activates on a roll of at most
 2 + its modifiers, the Allies on at least 13 (Turkey 12) - theirs.  A 7 never activates; a roll
 that would activate for both is rolled again.
@@ -155,8 +156,6 @@ def why_not(state: State, side: str, nation: str, payer: str | None = None) -> R
     key = state.step.key if state.step else ""
     if not key.endswith("partner-activation"):
         return Refusal(rule, f"{name} is activated only in the Activation step of a seasonal turn")
-    if state.turn_label in _record(state, nation).get("tried", []):
-        return Refusal(rule, f"{name} has already been rolled for this seasonal turn")
     if payer is not None:
         way = partnership_of_payer(state, nation, payer)
         if way is None or _side_of(way) != side or payer not in state.game.scenario.sides.get(side, []):
@@ -184,6 +183,9 @@ def attempt_why_not(state: State, side: str, nation: str, payer: str) -> Refusal
     why = why_not(state, side, nation, payer)
     if why:
         return why
+    if state.turn_label in _record(state, nation).get("tried", []):
+        return Refusal(RULES[nation], f"{politics.nations(state)[nation]['name']} has already been tried for this "
+                       "seasonal turn")
     cost = int(_t(state)["attempt_cost"])
     if not _may_spend(state, payer, cost):
         return Refusal(RULES[nation], f"an attempt costs {cost} EPs, more than {payer} has with next income")
@@ -263,6 +265,18 @@ def roll(state: State, nation: str) -> None:
         return
 
 
+def resolve(state: State, _step: Any = None) -> None:
+    """The end of the Activation step: the attempts announced in it are rolled, with every
+    modifier both sides bought ("EP expenditures must be announced and deducted before the dice
+    are rolled")."""
+    ws = politics.war_state(state).get(KEY)
+    for nation in sorted(ws or {}):
+        if ws[nation].get("pending") == state.turn_label:
+            _writable(state, nation).pop("pending")
+            if politics.neutral(state, nation):
+                roll(state, nation)
+
+
 def month_end(state: State) -> None:
     """End of each monthly turn: declared units no longer adjacent lose their claim (47.3: "adjacent
     to Spain for the entire preceding season")."""
@@ -318,9 +332,10 @@ class AttemptActivationOrder(_Base):
         nation, payer = order["nation"], order["payer"]
         w = _writable(state, nation)
         w["tried"] = [*w.get("tried", []), state.turn_label]
+        w["pending"] = state.turn_label
         _pay(state, payer, int(_t(state)["attempt_cost"]), RULES[nation],
-             f"an attempt to activate {politics.nations(state)[nation]['name']}")
-        roll(state, nation)
+             f"an attempt to activate {politics.nations(state)[nation]['name']}: rolled as the Activation step ends, "
+             "after both sides have bought their modifiers")
 
 
 class BuyActivationModifierOrder(_Base):

@@ -163,6 +163,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["seasonal"] = self._seasonal_start
         p[vichy.DECLINED] = vichy.declined  # 40.4: "or forever forego the opportunity"
         p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
+        p["partner-activation:exit"] = neutral_activation.resolve  # 47.3, 47.4: Spain and Turkey rolled
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive
