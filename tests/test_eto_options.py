@@ -302,6 +302,7 @@ def test_eto_46_1_italian_ships_stay_in_the_mediterranean_while_western_ships_ar
     """46.1: "Italian naval units cannot leave the Mediterranean Sea via Gibraltar or the Suez Canal
     until there are no Western Allies naval units in the Mediterranean"."""
     from workbench.rulesets.eto import italian_restrictions as ir
+    from workbench.rulesets.eto import naval_movement
 
     units = [unit("GE-1", "GE", "infantry", "03946"), unit("IT-BB", "IT", "bb", "Western Mediterranean"),
              unit("UK-DD", "UK", "dd", "Eastern Mediterranean")]
@@ -312,8 +313,12 @@ def test_eto_46_1_italian_ships_stay_in_the_mediterranean_while_western_ships_ar
     assert why.rule == "ETO-46.1" and "may not leave the Mediterranean (Bay of Biscay)" in why.why
     assert ir.sail_why_not(s, [it_bb], [gib]) is None  # Gibraltar is in the Mediterranean
     assert ir.sail_why_not(s, [it_bb], ["Red Sea"]) is not None  # nor by Suez
+    atlantic = "01278"  # the South Atlantic hex west of Gibraltar
+    why = naval_movement.sail_why_not(s, "axis", [it_bb], [gib, atlantic], False)  # the sail order's check
+    assert why.rule == "ETO-46.1" and "(UK-DD at Eastern Mediterranean)" in why.why
     s.unit("UK-DD").location = "North Atlantic"
     assert ir.sail_why_not(s, [it_bb], [gib, "Bay of Biscay"]) is None
+    assert naval_movement.sail_why_not(s, "axis", [it_bb], [gib, atlantic], False) is None
 
 
 # == 40.5: Dismantling the Maginot Line ========================================================
