@@ -463,6 +463,8 @@ def test_eto_47_5_cold_war_to_december_1946_and_its_verdict(tmp_path: Path, monk
     assert not ae.strategic_warfare_allowed(s, "uboats") and ae.strategic_warfare_allowed(s, "bombing")
     advance(s, lambda st: st.turn_label == "1946-01")
     assert ae.frozen(s, "US") and ae.frozen(s, "SU") and not ae.frozen(s, "GE")
+    texts = {e["text"] for e in events(s, "no_strategic_warfare")}  # the U-boat step of every monthly turn
+    assert "no U-boat warfare in the Cold War clash: strategic bombing is the only strategic warfare permitted" in texts
     ta = terrain_arrays(s)
     s.unit("UK-1").location = "03253"  # Paris (the months of play may have swept it away)
     control(s)[ta.city_resource & (ta.country == "France")] = ALLIES  # France's: nearest is UK-1

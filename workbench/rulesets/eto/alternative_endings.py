@@ -73,10 +73,16 @@ def frozen_year(state: State) -> str:
 
 
 def strategic_warfare_allowed(state: State, kind: str) -> bool:
-    """47.5: after June 1945 "Strategic bombing is the only type of strategic warfare permitted"."""
+    """47.5: after June 1945 "Strategic bombing is the only type of strategic warfare permitted"
+    (asked by the raider, U-boat and iron-route steps, which then do nothing)."""
     if mode(state.game) != "cold_war" or not beyond(state):
         return True
-    return kind in _t(state.game)["cold_war"]["strategic_warfare"]
+    if kind in _t(state.game)["cold_war"]["strategic_warfare"]:
+        return True
+    words = {"raiders": "surface raiding", "uboats": "U-boat warfare", "iron_route": "iron route interdiction"}
+    state.emit("no_strategic_warfare", rule=COLD_WAR, text=f"no {words.get(kind, kind)} in the Cold War clash: "
+               "strategic bombing is the only strategic warfare permitted")
+    return False
 
 
 def _result(winner: str | None, level: str, rule: str, **detail: Any) -> dict[str, Any]:

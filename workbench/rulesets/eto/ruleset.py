@@ -189,9 +189,9 @@ class ETORuleset(ETOFace, Ruleset):
         p["income/convoy-routes"] = self._convoy_routes  # 36.4 automatic closures, 5.6 escorts
         p["income/convoy-routes:exit"] = convoy_routes.charge  # 36.4: closed routes cost next season
         p["income/exchanges"] = lend_lease.reset  # 36.5-36.9: this season's exchanges begin at 0
-        p["strategic/raiders"] = self._only_if_allowed("raiders", surface_raiders.raider_step)  # 4.0
-        p["strategic/uboats"] = self._only_if_allowed("uboats", uboats.uboat_step)  # 5.0
-        p["strategic/iron-route"] = self._only_if_allowed("iron_route", iron_route.interdiction_step)  # 6.0
+        p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
+        p["strategic/uboats"] = uboats.uboat_step  # 5.0
+        p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
@@ -220,17 +220,6 @@ class ETORuleset(ETOFace, Ruleset):
         invasion.us_entry(state, step)
         liberated_forces.winter(state, step)
         maginot.seasonal(state, step)
-
-    @staticmethod
-    def _only_if_allowed(kind: str, proc: Any) -> Any:
-        """47.5: after June 1945 strategic bombing is the only strategic warfare."""
-        def run(state: State, step: Step) -> None:
-            if alternative_endings.strategic_warfare_allowed(state, kind):
-                proc(state, step)
-            else:
-                state.emit("no_strategic_warfare", rule="ETO-47.5", text=f"no {kind.replace('_', ' ')} in the Cold "
-                           "War clash: strategic bombing is the only strategic warfare permitted")
-        return run
 
     def _end_build(self, state: State, step: Step) -> None:
         """End of Construction Step 3: lapsed choices (37.7, 43.1), this season's Maginot marker (40.5)."""
