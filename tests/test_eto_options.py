@@ -279,7 +279,7 @@ def test_eto_46_1_no_italian_naval_or_air_attacks_until_the_battleships_are_even
     """46.1: no attack "with naval or air units" until "The combined total of British and French
     battleships in the Mediterranean Sea (including Gibraltar) is equal to or less than the number
     of Italian BBs"; interception of aircraft and changes of base are no attacks (ruling)."""
-    from workbench.rulesets.eto import air_missions, naval_interception
+    from workbench.rulesets.eto import air_missions, amphibious, naval_interception
     from workbench.rulesets.eto import italian_restrictions as ir
 
     units = [unit("GE-1", "GE", "infantry", "03946"), *GARRISON,
@@ -293,6 +293,10 @@ def test_eto_46_1_no_italian_naval_or_air_attacks_until_the_battleships_are_even
     assert ir.air_mission_why_not(s, it_b, "bomb").rule == "ETO-46.1"
     assert ir.air_mission_why_not(s, it_b, "change_base") is None
     assert air_missions.unit_why_not(s, "axis", it_b, "ground_support") is not None
+    it_bb.location = "05471"  # Naples: no shore bombardment in an attack either
+    assert it_bb not in amphibious.bombarding_ships(s, "axis", "05471", attacking=True)
+    assert it_bb in amphibious.bombarding_ships(s, "axis", "05471", attacking=False)  # defending is allowed
+    it_bb.location = "Tyrrhenian Sea"
     s.unit("UK-BB2").location = "Bay of Biscay"  # one to one
     assert ir.lift_reason(s) == "British and French battleships in the Mediterranean (1) are no more than Italy's (1)"
     assert ir.attack_why_not(s, it_bb, "a naval attack") is None

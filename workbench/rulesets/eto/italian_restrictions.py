@@ -8,7 +8,8 @@ for good (latched at the end of each monthly turn, ruling).  Apart from that, It
 not leave the Mediterranean by Gibraltar or Suez while any Western Allied naval unit is in it.
 
 Asked by every order path that spends an offensive (command, air offensive), attacks with air
-or naval units (fly, raid, naval interception and search, air interception of ships), invades
+or naval units (fly, raid, naval interception and search, shore bombardment, air interception
+of ships), invades
 (invasion's restrictions, so 47.1's limited war too) or sails (naval movement).
 """
 
