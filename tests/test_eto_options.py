@@ -384,10 +384,12 @@ def test_eto_40_5_after_the_sixth_marker_the_maginot_line_is_gone(tmp_path: Path
 
 
 def test_eto_40_5_a_season_without_a_marker_loses_it(tmp_path: Path) -> None:
+    """40.5 "whether Vichy is created or not": Vichy's creation opens the six seasons too."""
     from workbench.rulesets.eto import maginot
 
     s = game(tmp_path, optional=(), last="1941-01").new_state(seed=1)
-    politics.writable(s)["conquered"] = {"FR": "GE"}
+    assert not maginot.france_fallen(s)
+    politics.writable(s)["vichy"] = True  # created in September 1940
     at_construction(s, "1941-winter")
     assert maginot.record(s)["seasons"] == ["1940-autumn"]  # autumn's marker lapsed unplaced
     assert "marker 1 of 6 lapses" in events(s, "maginot")[-1]["text"]
