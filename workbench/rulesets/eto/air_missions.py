@@ -40,6 +40,7 @@ from workbench.rulesets.eto import (
     cooperation,
     historical,
     installation_bombing,
+    italian_restrictions,
     values,
 )
 from workbench.rulesets.eto.air_flights import (
@@ -92,6 +93,9 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
                        "cannot move from that port for the duration of the turn")
     if u.props.get("overstacked") and mission != "change_base":
         return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
+    why = italian_restrictions.air_mission_why_not(state, u, mission)  # 46.1 (optional)
+    if why:
+        return why
     why = naval_air_why_not(state, u)
     if why:
         return why

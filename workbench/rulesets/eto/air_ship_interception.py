@@ -41,6 +41,7 @@ from workbench.rulesets.eto import (
     air_naval,
     air_units,
     commitment,
+    italian_restrictions,
     naval_movement,
     naval_units,
     values,
@@ -104,7 +105,8 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
         return Refusal(RULE, f"{u.id} is a fighter; fighters intercept air units only, bombers naval units")
     if u.id in air_interception.used(state):
         return Refusal("ETO-14.4", f"{u.id} has already intercepted this step; an air unit intercepts once per step")
-    why = air_flights.naval_air_why_not(state, u)
+    why = air_flights.naval_air_why_not(state, u) or italian_restrictions.attack_why_not(
+        state, u, "an air attack on ships")  # 46.1 (optional)
     if why:
         return why
     if air_units.airborne(u) or not values.on_map(u) or not state.map.has_hex(u.location):

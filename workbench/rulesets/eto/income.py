@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import convoy_routes, politics, supply, uk_conquest, values
+from workbench.rulesets.eto import (
+    alternative_endings,
+    convoy_routes,
+    politics,
+    supply,
+    uk_conquest,
+    values,
+)
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -61,6 +68,8 @@ def base_income(state: State, nation: str) -> int:
     table = state.ruleset.tables["income"]["base"].get(nation, {})
     key = f"{nation}.income_base"
     base = int(state.tracks.get(key, table.get("eps", 0)))
+    if alternative_endings.frozen(state, nation):
+        return base  # 47.5, 47.6: "incomes remain at their 1945 levels"
     invaded = supply.special(state, "soviet_income_invaded") or \
         politics.war_state(state).get("axis_soviet_war_by") == "axis"  # 36.3: "invaded ... by an Axis country"
     if nation == "SU" and not politics.front_open(state, "axis", "soviet") and "neutral_at_winter_1942" in table:
@@ -90,7 +99,8 @@ def us_base_income(state: State) -> int:
             return int(base["at_war_before_1942"])
         return 0
     track = base.get("year_track", {})
-    row = track.get(state.turn_label[:4]) or track[max(track)]
+    year = alternative_endings.frozen_year(state) if alternative_endings.frozen(state, "US") else state.turn_label[:4]
+    row = track.get(year) or track[max(track)]  # 47.5, 47.6: held at the 1945 level
     return int(row["eps"] if isinstance(row, dict) else row)
 
 

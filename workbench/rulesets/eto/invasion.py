@@ -17,7 +17,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
-from workbench.rulesets.eto import politics
+from workbench.rulesets.eto import italian_restrictions, politics
 from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-39.0"
@@ -76,7 +76,10 @@ def declare_why_not(state: State, side: str, invader: str, target: str) -> Refus
 
 
 def restriction_why_not(state: State, invader: str, target: str) -> Refusal | None:
-    """The optional historical restrictions on invasions (ETO-46.3, 46.4)."""
+    """The optional historical restrictions on invasions (ETO-46.1, 46.3, 46.4)."""
+    why = italian_restrictions.invade_why_not(state, invader)  # 46.1 (optional)
+    if why:
+        return why
     t = _tables(state)["restrictions"]
     mine = politics.partnership(state, invader) or politics.natural_partnership(state, invader)
     if state.game.optional_rule("ETO-46.3") and mine == "western" and target in t["western_never_invades"]:

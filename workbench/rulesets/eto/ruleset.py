@@ -31,6 +31,7 @@ from workbench.rulesets.eto import (
     air_transport,
     air_units,
     airbases,
+    alternative_endings,
     arctic_interdiction,
     breakthrough,
     carriers,  # noqa: F401 - registers 13.3's loss of a carrier's air in naval_units.SINK_HOOKS
@@ -51,20 +52,23 @@ from workbench.rulesets.eto import (
     initiative,
     invasion,
     iron_route,
+    italian_restrictions,
     italy_surrender,  # noqa: F401 - registers 40.6's roll in control.CAPTURE_HOOKS
     lend_lease,
     liberated_forces,
     losses,
+    maginot,
     naval_interception,
     naval_movement,
     naval_repair,
     naval_search,
     naval_units,
     naval_upkeep,
+    neutral_activation,
     paradrop,
     politics,
-    ports,
-    prewar_conquests,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    prewar_conquests,
     rail,
     reaction,
     reaction_attack,
@@ -157,7 +161,9 @@ class ETORuleset(ETOFace, Ruleset):
             lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
             arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
-            historical.HomeFighterOrder(),
+            historical.HomeFighterOrder(), neutral_activation.AttemptActivationOrder(),
+            neutral_activation.BuyActivationModifierOrder(), neutral_activation.DeclareAdjacentOrder(),
+            maginot.PlaceMaginotFortOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -166,6 +172,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["seasonal"] = self._seasonal_start
         p[vichy.DECLINED] = vichy.declined  # 40.4: "or forever forego the opportunity"
         p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
+        p["partner-activation:exit"] = neutral_activation.resolve  # 47.3, 47.4: Spain and Turkey rolled
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive
@@ -200,7 +207,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
-        p["construction/build:exit"] = construction.end_build
+        p["construction/build:exit"] = self._end_build
         p["initiative/adjust"] = initiative.adjust
         p["initiative/reveal"] = initiative.reveal
         p[reaction.DECLINED] = reaction.declined
@@ -220,9 +227,16 @@ class ETORuleset(ETOFace, Ruleset):
         p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
 
     def _seasonal_start(self, state: State, step: Step) -> None:
-        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6)."""
+        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6), the
+        Maginot Line's coastal forts (40.5)."""
         invasion.us_entry(state, step)
         liberated_forces.winter(state, step)
+        maginot.seasonal(state, step)
+
+    def _end_build(self, state: State, step: Step) -> None:
+        """End of Construction Step 3: lapsed choices (37.7, 43.1), this season's Maginot marker (40.5)."""
+        construction.end_build(state, step)
+        maginot.end_construction(state, step)
 
     def _convoy_routes(self, state: State, step: Step) -> None:
         """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
@@ -244,6 +258,10 @@ class ETORuleset(ETOFace, Ruleset):
         air_flights.return_all(state)
 
     # -- calendar -------------------------------------------------------------------------
+    def last_turn(self, game: Any) -> str:
+        """47.5, 47.6: a game to June 1945 plays on with an alternative ending."""
+        return alternative_endings.last_turn(game)
+
     def calendar(self, first: str, last: str) -> list[str]:
         """Monthly labels ``1941-06`` plus seasonal ones ``1941-autumn`` before Oct (ETO-SOP)."""
         out: list[str] = []
@@ -513,18 +531,22 @@ class ETORuleset(ETOFace, Ruleset):
                 u.props.pop(k, None)
 
     def _end_of_month(self, state: State, step: Step) -> None:
+        """End of turn: Italy's restrictions end for good once a condition held (46.1); units
+        declared on Spain's or Turkey's border must still be there (47.3, 47.4); blitzkrieg."""
+        italian_restrictions.latch(state)
+        neutral_activation.month_end(state)
         for key, v in list(state.tracks.items()):
             if key.startswith("blitzkrieg.") and str(v).startswith("active:"):
                 state.tracks[key] = "used"  # 44.1: once per nation per game, for one turn
 
     def end_turn(self, state: State) -> None:
         if self.turn_root(state) == "monthly":
-            sd = victory.sudden_death(state)
+            sd = alternative_endings.sudden_end(state) or victory.sudden_death(state)  # 47.6, scenario
             if sd:
                 state.finish(**sd)
 
     def final_result(self, state: State) -> dict[str, Any]:
-        return victory.final(state)
+        return alternative_endings.final(state) or victory.final(state)  # 47.5, 47.6, scenario
 
     def setup_breaches(self, state: State) -> list[tuple[str, str]]:
         """The map's checks plus ETO stacking and control at set-up."""

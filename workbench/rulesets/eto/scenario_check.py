@@ -20,8 +20,8 @@ from workbench.map import HexMap, load_map
 from workbench.rulesets.eto.values import month_key
 
 #: The rulebook's optional rules: historical restrictions (46) and ahistorical options (47).
-OPTIONAL_RULES = frozenset({"ETO-46", "ETO-47", *(f"ETO-46.{n}" for n in range(1, 7)),
-                            *(f"ETO-47.{n}" for n in range(1, 7))})
+OPTIONAL_RULES = frozenset({"ETO-46", "ETO-47", *(f"ETO-46.{n}" for n in range(0, 7)),
+                            *(f"ETO-47.{n}" for n in range(0, 7))})
 #: Keys every special rule may carry besides its effect's parameters.
 RULE_KEYS = {"id", "rule", "text", "effect", "source", "rationale", "note"}
 #: Every ``effect`` keyword with the parameters it takes.  Rules code reads those in

@@ -21,7 +21,7 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_units, commitment, convoys, naval_units
+from workbench.rulesets.eto import air_units, alternative_endings, commitment, convoys, naval_units
 
 RULE = "ETO-5.2"
 
@@ -114,8 +114,11 @@ def _hit_target(state: State, route: str, natural: int) -> tuple[Unit, str] | No
 
 
 def uboat_step(state: State, *_: Any) -> list[dict[str, Any]]:
-    """ETO-5.0-5.5: every route's U-boat attacks, losses, then the escort hits."""
-    out = []
+    """ETO-5.0-5.5: every route's U-boat attacks, losses, then the escort hits (none in 47.5's
+    Cold War clash)."""
+    out: list[dict[str, Any]] = []
+    if not alternative_endings.strategic_warfare_allowed(state, "uboats"):
+        return out
     hits: list[tuple[str, int]] = []
     for route, boats in convoys.open_routes(state, uboats_on, "ETO-5.1", "U-boats"):
         esc = convoys.stacks(state, route)

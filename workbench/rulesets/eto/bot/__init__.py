@@ -66,6 +66,7 @@ PLANNERS: tuple[tuple[str, Planner], ...] = (
     ("begin", air.begin), ("begin", command.begin), ("breakthrough", combat.breakthrough), ("fly", air.fly),
     ("attack", combat.attack), ("build", construction.build), ("rebuild", construction.build),
     ("place_hq", construction.build), ("move", movement.move), ("rail", movement.move),
+    ("place_maginot_fort", construction.maginot_fort),  # 40.5; Spain/Turkey (47.3/47.4): never tried
 )
 
 
