@@ -511,3 +511,29 @@ def test_eto_46_5_the_home_fighter_stays_over_britain_and_comes_first(tmp_path):
     assert historical.home_fighter(s) is None
     assert historical.fc_build_why_not(s, s.unit("UK-B")).rule == "ETO-46.5"
     assert historical.fc_build_why_not(s, s.unit("UK-F1")) is None  # rebuilding it comes first
+
+
+def test_eto_46_5_the_home_fighter_is_redesignated_by_order(tmp_path):
+    """46.5: "The UK player can redesignate a different fighter as the home fighter at any time" -- the
+    ``home_fighter`` order is offered in the air steps for each other qualifying fighter."""
+    from eto_kit import scenario_text
+
+    from workbench.engine import load_scenario
+    from workbench.rulesets.eto import historical
+
+    london = "02948"
+    path = tmp_path / "eto-46-5b.toml"
+    path.write_text(scenario_text([unit("UK-F1", "UK", "fighter", london), unit("UK-F2", "UK", "fighter", london),
+                                   unit("UK-F3", "UK", "fighter", "03248")],
+                                  first="1940-08", last="1940-09", west=True,
+                                  options={"air": True, "optional_rules": ["ETO-46.5"]}))
+    s = load_scenario(path).new_state(seed=1)
+    step_to(s, "naval-air/sides/air-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+    assert {"kind": "home_fighter", "unit": "UK-F2"} in s.legal_orders()
+    assert {"kind": "home_fighter", "unit": "UK-F3"} not in s.legal_orders()   # Calais: not in the UK
+    with pytest.raises(IllegalOrder, match="ETO-46.5"):
+        s.apply({"kind": "home_fighter", "unit": "UK-F1"})                      # already the home fighter
+    s.apply({"kind": "home_fighter", "unit": "UK-F2"})
+    assert historical.home_fighter(s).id == "UK-F2"

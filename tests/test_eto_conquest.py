@@ -10,6 +10,7 @@ from eto_kit import FixedDice, events, scenario_text, unit
 from workbench.engine import load_scenario
 from workbench.rulesets.eto import conquest, convoys, income, italy_surrender, politics
 from workbench.rulesets.eto import control as ctl
+from workbench.rulesets.eto.terrain import terrain_arrays
 
 #: Germany and Italy against the Western Allies, France still fighting (a 1940 what-if).
 WAR = '''
@@ -294,3 +295,57 @@ def test_eto_46_6_liberated_forces_return_one_now_one_each_winter(tmp_path: Path
     s.turn = s.calendar.index("1941-winter")
     liberated_forces.winter(s)  # "During each winter seasonal turn thereafter, one more"
     assert [u.id for u in liberated_forces.waiting(s, "FR")] == ["FR-3"] and s.unit("FR-1").side == "allies"
+
+
+def test_eto_40_7_hexes_abroad_become_american_and_the_canadians_come_each_winter(tmp_path: Path) -> None:
+    """40.7: "Any friendly hexes and installations outside of the United Kingdom and its colonies
+    (Egypt, Palestine, Transjordan, and Iraq) become US territory (including Malta and Gibraltar)";
+    "During each subsequent winter seasonal turn, the UK player can add one armor and one infantry
+    unit to the force pool"."""
+    from workbench.rulesets.eto import holders, uk_conquest
+
+    text = scenario_text([unit("GE-1", "GE", "infantry", "03946"), unit("UK-1", "UK", "infantry", "02948")],
+                         first="1940-06", last="1940-07", west=True, options={"politics": True, "naval": True},
+                         extra=WAR.replace('LU = "western" }', 'LU = "western", US = "western" }'),
+                         allies=("UK", "FR", "DK", "LU", "US"),
+                         control={"France": "allies", "Egypt": "allies", "Libya": "allies"})
+    path = tmp_path / "eto-40-7.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    malta, cairo, tobruk = (s.map.index(s.map.hex_of(p)) for p in ("Malta", "Cairo", "Tobruk"))
+    assert holders.holder_at(s, malta) == "UK"
+    conquest.conquer(s, "UK", "GE")
+    assert holders.holder_at(s, malta) == "US"        # "including Malta"
+    assert holders.holder_at(s, cairo) == "GE"        # Egypt, a colony 40.7 names, goes to the conqueror (40.1)
+    assert holders.holder_at(s, tobruk) == "US"       # Libya: a friendly hex outside them
+    mine = [n for n, side in income.majors(s) if side == "allies"]
+    owner, _ = income.resource_owner(s, "allies")
+    assert owner[tobruk] == mine.index("US")
+    adds = uk_conquest.winter_additions(s, {"UK": {"infantry": 6, "armor": 2}, "US": {"infantry": 4}})
+    assert adds == {"UK": {"armor": 1, "infantry": 1}, "US": {"infantry": 4}}
+
+
+def test_eto_40_0_a_colony_falls_when_all_its_cities_and_resource_hexes_are_taken(tmp_path: Path) -> None:
+    """40.0: "a colony of a major power is conquered when all cities and resource hexes in it have
+    been captured by the invader" -- Libya's four (Tripoli, Benghazi, Derna, Tobruk); then all of it
+    is the conqueror's (40.1), while Italy itself fights on."""
+    text = scenario_text([unit("GE-1", "GE", "infantry", "03946"), unit("UK-1", "UK", "infantry", "07688")],
+                         first="1941-04", last="1941-05", west=True, options={"politics": True}, extra=WAR,
+                         allies=("UK", "FR", "DK", "LU"), control={"France": "allies", "Libya": "axis"})
+    path = tmp_path / "eto-40-0-colony.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    uk = s.unit("UK-1")
+    libya = (terrain_arrays(s).country == "Libya") & terrain_arrays(s).land
+    for place in ("Tobruk", "Derna", "Benghazi"):
+        h = s.map.hex_of(place)
+        uk.location = h
+        ctl.pass_through(s, uk, [s.map.index(h)])
+    assert not politics.war_state(s).get("colonies_conquered")
+    assert (ctl.control(s)[libya] == ctl.SIDE_CODE["axis"]).sum() > 100
+    tripoli = s.map.hex_of("Tripoli")
+    uk.location = tripoli
+    ctl.pass_through(s, uk, [s.map.index(tripoli)])
+    assert politics.war_state(s)["colonies_conquered"] == {"Libya": "UK"}
+    assert (ctl.control(s)[libya] == ctl.SIDE_CODE["allies"]).all()
+    assert "IT" not in politics.war_state(s).get("conquered", {})

@@ -244,5 +244,38 @@ def test_eto_39_4_only_an_axis_invasion_sets_off_the_western_declaration(tmp_pat
     s = offensive_state(tmp_path, NEUTRAL_1939)
     assert invasion.invaded_together(s, "SU", "PL") == ["PL"]  # a Soviet invasion of Poland: Poland alone
     invasion.invade(s, "SU", "PL")
-    assert politics.partnership(s, "PL") == "axis" and politics.at_war(s, "SU", "PL")  # 39.3: the invader's enemy
+    # 43.6: a neutral USSR's invasion of a minor not bound for the Axis is a war of the two alone
+    assert politics.neutral(s, "PL") and politics.at_war(s, "SU", "PL") and politics.neutral(s, "SU")
     assert politics.neutral(s, "UK") and politics.neutral(s, "FR") and not politics.at_war(s, "SU", "UK")
+
+
+def test_eto_47_1_a_conquered_adventure_pays_italy(tmp_path: Path) -> None:
+    """47.1: "if conquered, its EPs go to Italy" -- Greece's resource hexes pay Italy, not Germany
+    (the Axis default for captured hexes)."""
+    from workbench.rulesets.eto import income
+    from workbench.rulesets.eto.control import home_mask
+
+    war = WAR_1940.replace('IT = "axis", ', "")
+    s = offensive_state(tmp_path, war, optional=("ETO-47.1",), allies=("UK", "FR", "SU", "US", "GR"), units=[
+        unit("GE-1", "GE", "infantry", "03946"), unit("GR-1", "GR", "infantry", "Unplaced", props={"deploy": "07376"})])
+    s.apply({"kind": "limited_war", "nation": "IT", "target": "GR"})
+    greece = home_mask(s, "GR", original=True)
+    mine = [n for n, side in income.majors(s) if side == "axis"]
+    owner, _ = income.resource_owner(s, "axis")
+    assert set(owner[greece]) == {mine.index("GE")}
+    politics.writable(s).setdefault("conquered", {})["GR"] = "IT"
+    owner, _ = income.resource_owner(s, "axis")
+    assert set(owner[greece]) == {mine.index("IT")}
+
+
+def test_eto_40_1_the_axis_last_member_conquered_ends_the_game(tmp_path: Path) -> None:
+    """40.1: "If this ever applies to the Axis partnership, the game is over" -- Germany conquered
+    while Italy fights on ends nothing; Italy's conquest then ends the game, an Allied win."""
+    from workbench.rulesets.eto import conquest, victory
+
+    s = offensive_state(tmp_path, WAR_1940)
+    conquest.conquer(s, "GE", "UK")
+    assert victory.sudden_death(s) is None
+    conquest.conquer(s, "IT", "UK")
+    sd = victory.sudden_death(s)
+    assert sd is not None and sd["winner"] == "allies" and sd["rule"] == "ETO-40.1"

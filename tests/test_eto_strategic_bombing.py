@@ -64,8 +64,8 @@ def finish_raid(s) -> None:  # noqa: ANN001
 # == the phase ===================================================================================
 def test_eto_part3_phase_runs_only_with_the_option_and_steps_2_to_5_pass(tmp_path):
     """The Strategic Warfare phase (Part 3) runs with ``strategic-warfare = true`` only; Step 1
-    asks the raiders in turn (the Allies first, 2.2), and Steps 2-5 -- which have no orders yet --
-    pass without a decision (the Arctic step waits for its ``interdict_convoy`` order)."""
+    asks the raiders in turn (the Allies first, 2.2), and Steps 2-5 pass without a decision here
+    (the Arctic route is not open: nothing to interdict, 3.1; no ships at sea)."""
     units = [unit("UK-b1", "UK", "bomber", LONDON), unit("GE-b1", "GE", "bomber", BRUSSELS)]
     s = sw(tmp_path, units)
     d = s.decision
@@ -75,7 +75,7 @@ def test_eto_part3_phase_runs_only_with_the_option_and_steps_2_to_5_pass(tmp_pat
     assert (s.decision.kind, s.decision.side) == ("strategic/bombing/raids/raid", "axis")
     s.apply({"kind": "end_step"})
     assert s.decision.kind == "choose_first" and s.step.key == "naval-air/sides"  # Steps 2-5 passed
-    assert s.ruleset.condition(s, "orders:interdict_convoy") is False
+    assert not any(e["kind"] == "arctic_route" for e in s.log)  # 3.1: a closed route is no target
     off = sw(tmp_path, units, options={"air": True})
     assert off.decision.kind == "choose_first"  # no Strategic Warfare phase at all
     assert not any(e["kind"] == "end_step" for e in off.log)

@@ -805,8 +805,9 @@ def test_setup_lists_every_optional_rule_with_its_id_and_summary_and_toggles_it(
 
 
 def test_eto_optional_rules_catalog_lists_46_and_47():
-    """ETO's optional rules: the historical restrictions 46.1-46.6 and ahistorical options 47.1-47.6."""
+    """ETO's optional rules: the historical restrictions 46.1-46.6 and ahistorical options 47.1-47.6,
+    each set also whole (46.0, the recommended set; 47.0)."""
     from workbench.engine import get_ruleset
 
     ids = [r["id"] for r in get_ruleset("eto").optional_rules_catalog()]
-    assert ids == [f"ETO-46.{n}" for n in range(1, 7)] + [f"ETO-47.{n}" for n in range(1, 7)]
+    assert ids == [f"ETO-46.{n}" for n in range(0, 7)] + [f"ETO-47.{n}" for n in range(0, 7)]

@@ -26,7 +26,7 @@ class Game(StaticCache):
     overrides: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.scenario.last_turn)
+        self.calendar = self.ruleset.calendar(self.scenario.first_turn, self.ruleset.last_turn(self))
         self.scenario_units = {u["id"]: u for u in self.scenario.units}
         # cached(): static data that needs the rule tables (a game may override them) or the
         # scenario besides the map -- terrain cost arrays, weather per letter, control regions,
@@ -39,10 +39,11 @@ class Game(StaticCache):
 
     def optional_rule(self, rule: str) -> bool:
         """Whether optional rule ``rule`` is in play: named itself in ``options.optional_rules``
-        or through a whole it is part of (``ETO-46`` switches on ``ETO-46.3``)."""
+        or through a whole it is part of (``ETO-46`` switches on ``ETO-46.3``, and so does the
+        whole's own section ``ETO-46.0``)."""
         on = self.options.get("optional_rules", ())
         parts = rule.split(".")
-        return any(".".join(parts[:i]) in on for i in range(1, len(parts) + 1))
+        return any(".".join(parts[:i]) in on or f"{'.'.join(parts[:i])}.0" in on for i in range(1, len(parts) + 1))
 
     def new_state(self, seed: int = 0) -> State:
         """The scenario's starting position, with dice seeded by ``seed``."""

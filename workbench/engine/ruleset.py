@@ -107,6 +107,10 @@ class Ruleset(Face):
         return self.tables.get("units", {}).get("types", {})
 
     # -- the calendar -----------------------------------------------------------
+    def last_turn(self, game: Any) -> str:
+        """The game's last turn: the scenario's, unless an optional rule plays on (ETO-47.5, 47.6)."""
+        return str(game.scenario.last_turn)
+
     def calendar(self, first: str, last: str) -> list[str]:
         """Turn labels from first to last.  Default: one turn a month, ``YYYY-MM``."""
         return month_range(first, last)

@@ -44,11 +44,14 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Movement", ("move", "rail", "sail", "embark", "debark", "fly", "land", "box_march", "box_flight",
                   "bt_move", "paradrop_move", "air_transport", "restack", "leave_box")),
     ("Combat", ("attack", "designate", "resolve", "react", "overrun", "amphibious_assault", "naval_attack",
-                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire", "raid", "reinforce_box")),
+                "intercept", "interdict", "bomb", "recon", "breakthrough", "fire", "raid", "reinforce_box",
+                "interdict_convoy", "escort_intercept", "trace_route")),
     ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
     ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
                                "latin_america_step")),
-    ("Politics and events", ("coup_choice", "subvert")),
+    ("Politics and events", ("coup_choice", "subvert", "declare_war", "limited_war", "activate_partner",
+                             "claim_territory", "winter_war", "lend_lease", "close_route", "open_route",
+                             "create_vichy", "home_fighter")),
 )
 #: Readable names of the order kinds (the kind itself stays in the tooltip and the log).
 LABELS = {
@@ -71,6 +74,13 @@ LABELS = {
     "air_offensive": "Air offensive", "air_transport": "Air transport (ATPs)", "restack": "Restack an airbase",
     "leave_box": "Leave the bombing box", "raid": "Strategic bombing raid",
     "reinforce_box": "Send fighters to the bombing box",
+    "trace_route": "Trace the Arctic convoy route", "interdict_convoy": "Interdict the Arctic convoy route",
+    "escort_intercept": "Intercept with the escort box's naval air",
+    "declare_war": "Declare war (invade a neutral)", "limited_war": "Limited war (Italian adventurism)",
+    "activate_partner": "Roll to activate a minor country", "claim_territory": "Claim a Soviet pre-war conquest",
+    "winter_war": "Begin the Winter War", "lend_lease": "Send lend lease", "close_route": "Close a convoy route",
+    "open_route": "Open a convoy route", "create_vichy": "Create Vichy France",
+    "home_fighter": "Designate the home fighter",
 }
 
 

@@ -33,6 +33,7 @@ from workbench.rulesets.eto import (
     air_units,
     airbases,
     commitment,
+    cooperation,
     historical,
     values,
 )
@@ -200,6 +201,10 @@ class InterceptOrder(OrderKind):
             if u.side != f["side"]:
                 raise IllegalOrder(RULE, f"{u.id} is not a {f['side']} unit")
             refuse(interceptor_why_not(state, u, fl))
+        # 42.4, 42.5: never airborne in one hex with the other nationality (one of them defends a shared base)
+        aloft = [v for g in air_flights.flights(state).values() if g.get("target_flight") == fl["id"]
+                 and g["at"] == fl["at"] and not g["ended"] for v in air_flights.live_units(state, g)]
+        refuse(cooperation.mix_why_not(state, [*units, *aloft], "be airborne in one hex"))
         start = air_flights.one_base(units, "interceptors")
         path = order.get("path") or air_flights.path_to(state, start, fl["at"])
         if start == fl["at"]:

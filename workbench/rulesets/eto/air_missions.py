@@ -37,9 +37,12 @@ from workbench.rulesets.eto import (
     airbases,
     carriers,
     combat,
+    command,
     commitment,
+    cooperation,
     historical,
     installation_bombing,
+    italian_restrictions,
     naval_units,
     values,
 )
@@ -94,6 +97,9 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
                        "cannot move from that port for the duration of the turn")
     if u.props.get("overstacked") and mission != "change_base":
         return Refusal("ETO-13.4", f"{u.id} is overstacked at {u.location}: it may only change base")
+    why = italian_restrictions.air_mission_why_not(state, u, mission)  # 46.1 (optional)
+    if why:
+        return why
     why = naval_air_why_not(state, u)
     if why:
         return why
@@ -200,6 +206,9 @@ class FlyOrder(OrderKind):
             if air_units.class_row(state, u).get("fighter") and air_units.class_row(state, u).get("bomber"):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
         note_naval_air_mission(state, [*units, *(j for us in joins.values() for j in us)], mission)
+        off = command.offensive(state)
+        if mission == "ground_support" and off.get("side") == side and off.get("mode") not in (None, "air"):
+            off.setdefault("air_units", []).extend(u.id for u in [*units, *(j for us in joins.values() for j in us)])
         fl = new_flight(state, side, units, mission, path, target=path[-1] if path else start, stops=stops,
                         targets=order.get("targets"))
         fl["joins"] = {b: [u.id for u in us] for b, us in joins.items()}
@@ -353,6 +362,9 @@ def _plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[st
     for u in [*units, *(j for us in joins.values() for j in us)]:
         refuse(unit_why_not(state, side, u, mission, order.get("to") if isinstance(order.get("to"), str) else None,
                             escort=escort))
+    refuse(cooperation.mix_why_not(state, [*units, *(j for us in joins.values() for j in us)], "fly together"))  # 42.4
+    if mission == "ground_support":
+        refuse(command.air_half_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 42.0
     cv = carrier_destination(state, side, units, order) if mission == "change_base" else None
     if any(carriers.carrier_based(u) for u in units) and len(units) > 1:
         raise IllegalOrder("ETO-13.6", "each carrier is a base of its own: its naval air flies by its own order")

@@ -23,6 +23,7 @@ from workbench.rulesets.eto import (
     air_interception,
     air_units,
     installation_bombing,
+    italian_restrictions,
     values,
 )
 from workbench.rulesets.eto.command import majors_of_side, offensive, pay_eps, spendable, w_turn
@@ -65,6 +66,9 @@ class AirOffensiveOrder(OrderKind):
         if len(set(nations)) != len(nations):
             raise IllegalOrder("ETO-21.1", "each major is named once")
         for n in nations:
+            why = italian_restrictions.offensive_why_not(state, n)  # 46.1 (optional)
+            if why:
+                raise IllegalOrder.of(why, self.rule)
             if order.get("impromptu"):
                 cost = adj.impromptu_cost(n, w_turn(state), tables=state.ruleset.tables)
                 if spendable(state, n) < cost:

@@ -43,6 +43,7 @@ from workbench.rulesets.eto import (
     air_units,
     carriers,
     commitment,
+    italian_restrictions,
     naval_movement,
     naval_units,
     sea_paths,
@@ -129,7 +130,8 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
         return Refusal(RULE, f"{u.id} is a fighter; fighters intercept air units only, bombers naval units")
     if u.id in air_interception.used(state):
         return Refusal("ETO-14.4", f"{u.id} has already intercepted this step; an air unit intercepts once per step")
-    why = air_flights.naval_air_why_not(state, u)
+    why = air_flights.naval_air_why_not(state, u) or italian_restrictions.attack_why_not(
+        state, u, "an air attack on ships")  # 46.1 (optional)
     if why:
         return why
     cv = carriers.carrier_of(state, u)

@@ -24,7 +24,13 @@ from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import naval_units, sea_transport, stacking, values
+from workbench.rulesets.eto import (
+    italian_restrictions,
+    naval_units,
+    sea_transport,
+    stacking,
+    values,
+)
 from workbench.rulesets.eto.control import SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.zoc import projects_into
 
@@ -80,7 +86,8 @@ def intrinsic_strength(state: State, side: str, target: str) -> int:
               if u.side == enemy and values.on_map(u) and values.is_combat_unit(state, u)
               and state.map.distance(u.location, target) == 1 and projects_into(state, u, target)]
     marker = state.markers.get("forts", {}).get(target) or {}
-    fort = marker.get("side") == enemy and marker.get("kind") in ("fortification", "coastal_fort")
+    fort = marker.get("side") == enemy and marker.get("kind") in ("fortification", "coastal_fort") \
+        and not marker.get("building")  # 40.5: a fort under construction does not defend yet
     return adj.coastal_intrinsic_strength(zoc_sp, fort_marker=fort, tables=state.ruleset.tables)
 
 
@@ -94,7 +101,8 @@ def offensive_key(state: State) -> str:
 def bombarding_ships(state: State, side: str, target: str, *, attacking: bool) -> list[Unit]:
     """ETO-26.2: the side's ships in the hex that may add gunnery: not those withdrawn from naval
     combat this turn (9.6); attacking, not those that bombarded for another offensive this turn
-    ("a ship can contribute its gunnery to only one land offensive per turn"; defending, any)."""
+    ("a ship can contribute its gunnery to only one land offensive per turn"; defending, any),
+    nor Italian ships while 46.1 binds Italy."""
     out = []
     key = offensive_key(state)
     for u in naval_units.naval_units(state, side, target):
@@ -103,6 +111,8 @@ def bombarding_ships(state: State, side: str, target: str, *, attacking: bool) -
         used = str(u.props.get("bombarded", ""))
         if attacking and used.startswith(state.turn_label + "/") and used != key:
             continue
+        if attacking and italian_restrictions.attack_why_not(state, u, "shore bombardment"):
+            continue  # 46.1 (optional): no attack by Italian ships yet
         out.append(u)
     return out
 

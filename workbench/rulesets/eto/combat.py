@@ -348,6 +348,39 @@ def target_why_not(state: State, side: str, target: str, attackers: list[Unit], 
             from workbench.rulesets.eto.movement import banned_hexes
             if banned_hexes(state, u)[ti]:
                 return Refusal("ETO-22.4", f"Finnish units may not attack {target} (scenario rule finnish_halt_line)")
+    for hook in ATTACK_CHECKS:  # 43.3: not across the Finnish temporary border
+        why = hook(state, attackers, target)
+        if why:
+            return why
+    return peace_why_not(state, attackers, target, enemy)
+
+
+#: ``f(state, attackers, target) -> Refusal | None``: more reasons an attack is refused (43.3).
+ATTACK_CHECKS: list = []
+#: ``f(state, attackers, target) -> bool``: the attack is inside a limited war's country, where
+#: nations not at war may fight (47.2).
+LIMITED_WAR_ZONES: list = []
+#: ``f(state, side, attackers, defenders, target)`` run right after a land combat's roll (47.2's 6).
+AFTER_ROLL_HOOKS: list = []
+
+
+def peace_why_not(state: State, attackers: list[Unit], target: str, enemy: str) -> Refusal | None:
+    """ETO-39.1, 43.6: "any attack by a Soviet unit against a German unit constitutes a Soviet
+    invasion of Germany, and vice versa" -- in games that play politics, an attack on a unit of a
+    nation the attacker is not at war with is an invasion, announced first (39.2)."""
+    if not state.game.options.get("politics"):
+        return None
+    from workbench.rulesets.eto import politics
+
+    rows = politics.nations(state)
+    if any(hook(state, attackers, target) for hook in LIMITED_WAR_ZONES):  # 47.2: inside the invaded minor
+        return None
+    for d in values.units_at(state, target, enemy):
+        for u in attackers:
+            if not politics.at_war(state, u.nation, d.nation):
+                return Refusal("ETO-39.1", f"{rows.get(u.nation, {}).get('name', u.nation)} is not at war with "
+                               f"{rows.get(d.nation, {}).get('name', d.nation)} ({d.id} in {target}): attacking it is "
+                               "an invasion -- announce it first (ETO-39.2, declare_war)")
     return None
 
 
@@ -584,6 +617,8 @@ def resolve(state: State, d: dict[str, Any]) -> bool:
                drm=a.drm, drms=[[v, why, rule] for v, why, rule in a.drms], modified=modified, result=code,
                printed_result=original, mode=d["mode"],
                contributions=[[w, v, r] for w, v, r in a.contributions])
+    for hook in AFTER_ROLL_HOOKS:
+        hook(state, side, a.attackers, a.defenders, target)
     if amphibious.assault_units(state, attackers):
         amphibious.after_roll(state, side, target, attackers)  # 10.6: STPs lost whatever the result
         attackers = [a for a in attackers if values.on_map(state.unit(a)) or amphibious.is_assaulting(state.unit(a))]

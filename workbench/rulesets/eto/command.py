@@ -36,7 +36,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import supply, values
+from workbench.rulesets.eto import cooperation, italian_restrictions, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import box_allows_hq, in_radius
 from workbench.rulesets.eto.movement import transit_box
@@ -124,6 +124,25 @@ def half_rule_ok(state: State, adding: list[Unit]) -> bool:
     return mine >= others
 
 
+def air_half_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
+    """ETO-42.0: "One offensive can activate land and air units from different partner nations (as
+    long as half the land and half the air units belong to the nation spending the offensive)" --
+    the air units flying ground support in a land offensive, counted as the land units are
+    (a combined offensive's nations all count as the spender's, 23.6)."""
+    off = offensive(state)
+    major = off.get("nation")
+    if off.get("side") != side or off.get("mode") in (None, "air", "minor") or major is None:
+        return None
+    own = set(off.get("nations") or [major])
+    flown = [state.unit(u) for u in off.get("air_units", []) if u in state.units_by_id]
+    every = flown + [u for u in units if u.id not in off.get("air_units", [])]
+    mine = sum(1 for u in every if u.nation in own)
+    if mine < len(every) - mine:
+        return Refusal("ETO-42.0", f"at least half the air units of {major}'s offensive must be its own: "
+                                   f"{mine} of {len(every)} would be")
+    return None
+
+
 def can_activate(state: State, unit: Unit, side: str) -> bool:
     """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
     units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""
@@ -156,7 +175,9 @@ def eligible_now(state: State) -> list[Unit]:
             continue
         # 23.0: "Activated HQs can activate all generals and units within the HQ's command radius"
         # -- a partner's general too (generals are not land units, so the half rule leaves them be)
-        if any(in_radius(state, h, space_of(state, u)) for h in hqs):
+        # 42.4, 42.5: a French HQ never activates British units, nor a British HQ French ones
+        if any(in_radius(state, h, space_of(state, u)) and cooperation.activation_why_not(state, h, u) is None
+               for h in hqs):
             out.append(u)
     return sorted(out, key=lambda u: u.id)
 
@@ -215,7 +236,8 @@ def general_group(state: State, gen: Unit) -> list[Unit]:
     i = hm.index(gen.location)
     near = {hm.label(int(j)) for j in hm.neighbors[i] if j >= 0} | {gen.location}
     return sorted((u for u in state.units_by_id.values() if u.location in near and can_activate(state, u, gen.side)
-                   and values.unit_class(state, u) != "general"), key=lambda u: u.id)
+                   and values.unit_class(state, u) != "general"
+                   and cooperation.activation_why_not(state, gen, u) is None), key=lambda u: u.id)  # 42.4
 
 
 def hq_places(state: State, hq: Unit) -> list[str]:
@@ -256,10 +278,16 @@ class ActivateHQOrder(OrderKind):
             if h not in avail:
                 return Refusal("ETO-22.0", f"{h} is not an unactivated HQ of yours on the map")
         units = [avail[h] for h in hqs]
+        why = cooperation.combine_why_not(state, units)  # 42.5
+        if why:
+            return why
         need: dict[str, int] = {}
         for u in units:
             need[u.nation] = need.get(u.nation, 0) + 1
         for n, k in need.items():
+            why = italian_restrictions.offensive_why_not(state, n)  # 46.1 (optional)
+            if why:
+                return why
             if track(state, f"{n}.offensives") < k:
                 return Refusal("ETO-22.1", f"{n} has {track(state, f'{n}.offensives')} offensives on its track, needs {k}")
         if len(units) > 1:
@@ -348,8 +376,8 @@ class ImpromptuOrder(OrderKind):
             return []
         out = []
         for n in majors_of_side(state, side):
-            if track(state, f"{n}.offensives") > 0:
-                continue
+            if track(state, f"{n}.offensives") > 0 or italian_restrictions.offensive_why_not(state, n):
+                continue  # 46.1: a restricted Italy uses no offensive
             cost = adj.impromptu_cost(n, w_turn(state), tables=state.ruleset.tables)
             if spendable(state, n) < cost:
                 continue
@@ -370,6 +398,14 @@ class ImpromptuOrder(OrderKind):
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         return self._options(state, state.decision.side)
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        nation = _order_nation(state, order, state.decision.side if state.decision else "")
+        if nation:
+            why = italian_restrictions.offensive_why_not(state, nation)  # 46.1 (optional)
+            if why:
+                raise IllegalOrder.of(why, self.rule)
+        super().check(state, order)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         off = offensive(state)
@@ -394,6 +430,16 @@ class ImpromptuOrder(OrderKind):
             start_stack(state, order["hex"], nation)
         state.emit("offensive", side=side, rule=self.rule, text=f"{nation} impromptu offensive ({mode})",
                    mode=mode, impromptu=True)
+
+
+def _order_nation(state: State, order: dict[str, Any], side: str) -> str | None:
+    """The nation whose offensive an activation order would spend (22.1-22.3), if it names one."""
+    who = state.units_by_id.get(str(order.get("hq") or order.get("general") or ""))
+    if who is not None:
+        return who.nation
+    if order.get("mode") == "stack" and isinstance(order.get("hex"), str) and state.map.has_hex(order["hex"]):
+        return _offensive_nation(state, values.units_at(state, order["hex"], side), side)
+    return None
 
 
 def _stack_hexes(state: State, side: str) -> list[str]:
@@ -424,6 +470,9 @@ def general_subset_why_not(state: State, order: dict[str, Any]) -> Refusal | Non
     if gen is None or values.unit_class(state, gen) != "general" or gen.side != side or not values.on_map(gen) \
             or gen.props.get("activated"):
         return Refusal("ETO-22.2", "name an unactivated general of yours on the map")
+    why = italian_restrictions.offensive_why_not(state, gen.nation)  # 46.1 (optional)
+    if why:
+        return why
     if track(state, f"{gen.nation}.offensives") <= 0:
         return Refusal("ETO-22.2", f"{gen.nation} has no offensive on its track")
     ids = order.get("units")
@@ -485,11 +534,12 @@ class ActivateOrder(OrderKind):
         out = []
         for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
             if u.side == side and values.on_map(u) and values.unit_class(state, u) == "general" \
-                    and not u.props.get("activated") and track(state, f"{u.nation}.offensives") > 0:
+                    and not u.props.get("activated") and track(state, f"{u.nation}.offensives") > 0 \
+                    and italian_restrictions.offensive_why_not(state, u.nation) is None:
                 out.append({"kind": "activate", "mode": "general", "general": u.id})
         for h in _stack_hexes(state, side):
             n = _offensive_nation(state, values.units_at(state, h, side), side)
-            if n and track(state, f"{n}.offensives") > 0:
+            if n and track(state, f"{n}.offensives") > 0 and italian_restrictions.offensive_why_not(state, n) is None:
                 out.append({"kind": "activate", "mode": "stack", "hex": h})
         for n in state.game.scenario.sides[side]:
             if values.nation_kind(state, n) != "minor":
@@ -520,6 +570,11 @@ class ActivateOrder(OrderKind):
         key = state.step.key if state.step else ""
         if key not in ACTIVATION_STEPS:
             raise IllegalOrder("ETO-22.0", "units are activated only in Steps 1-3 of an offensive")
+        if order.get("mode") in ("general", "stack") and not is_active(state):
+            nation = _order_nation(state, order, state.decision.side)
+            why = italian_restrictions.offensive_why_not(state, nation) if nation else None  # 46.1 (optional)
+            if why:
+                raise IllegalOrder.of(why, self.rule)
         if order.get("mode") == "general" and "units" in order and not is_active(state) \
                 and key == "offensive/command":
             why = general_subset_why_not(state, order)

@@ -214,6 +214,12 @@ def commit_for(state: State, u: Unit, *, phase: str, defending: str | None = Non
     return status(state, u)
 
 
+def mark(state: State, u: Unit, mark_: str, rule: str, why: str) -> None:
+    """Mark ``u`` CC or PC for the turn where a rule commits it outright (3.5: naval air that
+    intercepted Arctic interdictors "are committed for the turn")."""
+    _mark(state, u, mark_, rule, why)
+
+
 def end_offensive(state: State, side: str | None = None) -> list[str]:
     """Sequence Step 6 A (ETO-20.1): "Flip all aircraft C markers to their PC sides" -- every
     CC unit, of both sides (defenders committed in the offensive too), turns PC; the missions

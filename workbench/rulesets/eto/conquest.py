@@ -28,6 +28,8 @@ TURN_TRACK = "Turn track"
 LIBERABLE = "Unplaced"
 #: ``f(state, nation)`` run after ``nation`` is liberated (Vichy registers here, 40.4).
 LIBERATION_HOOKS: list[Callable[[State, str], None]] = []
+#: ``f(state, nation)`` run after ``nation`` is conquered.
+CONQUEST_HOOKS: list[Callable[[State, str], None]] = []
 
 
 def _t(state: State) -> dict[str, Any]:
@@ -89,14 +91,49 @@ def conquer(state: State, nation: str, conqueror: str) -> None:
                     continue
                 del state.units_by_id[u.id]
     mask = politics.territory(state, nation)
+    if uk_conquest.applies(state, nation):  # 40.7: Malta, Gibraltar and the rest abroad become American
+        mask = mask & uk_conquest.kept(state)
     ctl.control(state)[mask] = ctl.SIDE_CODE[win_side]
     state.emit("conquered", side=win_side, rule="ETO-40.1", nation=nation, conqueror=conqueror,
                text=f"{name} is conquered by {conqueror}: {len(removed)} land and air units and its force pool "
                     f"removed, its territory friendly to the {win_side.capitalize()}")
     for at, stack in sorted(navy.items()):
         dispose(state, stack, conqueror, at, side)
+    last_member(state, nation)
+    for hook in CONQUEST_HOOKS:  # 43.2: eastern Poland passes to the Soviet sphere
+        hook(state, nation)
     for k in [k for k in state.tracks if k.startswith(f"{nation}.rail")]:
         state.tracks[k] = 0  # 40.1: "The nation's rail capacity is lost"
+
+
+def last_member(state: State, nation: str) -> None:
+    """ETO-40.1: "If the conquered country was the last member of the Soviet or Western Allies
+    partnership, control transfers from the USSR to the Western Allies, or vice versa. If this ever
+    applies to the Axis partnership, the game is over" (``politics["axis_fallen"]``, read by
+    ``victory.sudden_death``).  Control being two-sided, the transfer is of the hexes' holder."""
+    ws = politics.writable(state)
+    p = ws["members"].get(nation)
+    if p is None or any(q == p and n not in ws.get("conquered", {}) for n, q in ws["members"].items()):
+        return
+    if p == "axis":
+        ws["axis_fallen"] = state.turn_label
+        state.emit("axis_fallen", side="allies", rule="ETO-40.1",
+                   text=f"{politics.nations(state)[nation]['name']} was the Axis's last member: the game is over")
+        return
+    heirs = [n for n, q in ws["members"].items() if q not in (p, "axis") and n not in ws.get("conquered", {})
+             and politics.nations(state)[n].get("kind") == "major"]
+    if not heirs or state.arrays.get("holder") is None:
+        return
+    from workbench.rulesets.eto import holders  # holders sits above this module (its capture hook)
+
+    codes = holders.codes(state)
+    arr = holders.holders(state)
+    theirs = [codes.index(n) for n, q in ws["members"].items() if q == p]
+    holders.assign(state, np.isin(arr, theirs) & (ctl.control(state) == ctl.SIDE_CODE[politics.side_of(state, nation)
+                                                                                      or "allies"]), sorted(heirs)[0])
+    state.emit("control_transfer", side="allies", rule="ETO-40.1",
+               text=f"the {'Soviet' if p == 'soviet' else 'Western Allied'} partnership has fallen: its hexes pass to "
+                    f"{politics.nations(state)[sorted(heirs)[0]]['name']}")
 
 
 def _in(band: list[int], roll: int) -> bool:
@@ -187,6 +224,41 @@ def liberate(state: State, nation: str, liberator_side: str, liberator: str) -> 
         dispose(state, stack, liberator, at, stack[0].side)
 
 
+def colony_check(state: State, country: str, conqueror: str, side: str) -> None:
+    """ETO-40.0: "a colony of a major power is conquered when all cities and resource hexes in it
+    have been captured by the invader; if it has no cities or resource hexes, it is conquered as
+    soon as an invader enters" -- the whole colony then becomes the conqueror's (40.1)."""
+    hexes = state.map.hexes
+    if "colony_of" not in hexes.columns:
+        return
+    ta = terrain_arrays(state)
+    land = (ta.country == country) & ta.land
+    idx = np.flatnonzero(land)
+    if not len(idx):
+        return
+    owner_name = hexes["colony_of"][int(idx[0])]
+    nation = next((n for n, r in politics.nations(state).items() if owner_name and r.get("name") == owner_name), None)
+    ws = politics.war_state(state)
+    if nation is None or country in ws.get("colonies_conquered", {}) or nation in ws.get("conquered", {}) \
+            or politics.side_of(state, nation) in (None, side):
+        return
+    ctrl = ctl.control(state)
+    enemy = ctl.SIDE_CODE[side]
+    keys = land & (ta.city | ta.city_resource | ta.resource)
+    done = (ctrl[keys] == enemy).all() if keys.any() else (ctrl[land] == enemy).any()
+    if not done:
+        return
+    politics.writable(state).setdefault("colonies_conquered", {})[country] = conqueror
+    ctrl[land] = enemy
+    if state.arrays.get("holder") is not None:
+        from workbench.rulesets.eto import holders
+
+        holders.assign(state, land, conqueror)
+    state.emit("colony_conquered", side=side, rule=RULE, country=country, nation=nation, conqueror=conqueror,
+               text=f"{country}, a colony of {politics.nations(state)[nation]['name']}, is conquered by {conqueror} (40.0): "
+                    "all of it is theirs")
+
+
 def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
     """After a land unit took hexes: conquests and liberations it completed (40.0, 40.3)."""
     if not politics.on(state.game):
@@ -202,6 +274,8 @@ def on_land_entry(state: State, unit: Unit, labels: list[str]) -> None:
             if n is not None:
                 touched.add(n)
     conqueror = values.major_of(state, unit.nation)
+    for c in sorted({str(ta.country[hm.index(lab)]) for lab in labels if ta.country[hm.index(lab)]}):
+        colony_check(state, c, conqueror, unit.side)
     for n in sorted(touched):
         if conquered_now(state, n):
             conquer(state, n, conqueror)

@@ -50,7 +50,15 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import historical, stacking, suez, supply, values
+from workbench.rulesets.eto import (
+    alternative_endings,
+    historical,
+    stacking,
+    suez,
+    supply,
+    uk_conquest,
+    values,
+)
 from workbench.rulesets.eto.command import spendable, track
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.losses import FORCE_POOL
@@ -560,8 +568,13 @@ def additions(state: State, step: Any) -> None:
     sides = {n: s for s, ns in state.game.scenario.sides.items() for n in ns}
     hq_type = state.ruleset.tables["force_pools"]["soviet_hq_draws"]["type"]
     suez_added = 0
+    adds = uk_conquest.winter_additions(state, adds)  # 40.7: a conquered UK adds one armor and one infantry
     for nation, row in sorted(adds.items()):
         if nation not in sides:
+            continue
+        if alternative_endings.frozen(state, values.major_of(state, nation)):
+            state.emit("force_pool", side=sides[nation], rule="ETO-47.5", nation=nation, added={},
+                       text=f"no {nation} force pool additions for {year}: the force pools are frozen (47.5, 47.6)")
             continue
         for utype, count in sorted(row.items()):
             if utype in ("source", "rationale") or not isinstance(count, int):

@@ -49,23 +49,27 @@ def region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
 
 
 def _region_masks(state: State) -> list[tuple[dict[str, Any], np.ndarray]]:
+    return [(reg, area_mask(state, reg)) for reg in state.game.scenario.raw.get("control_regions", [])]
+
+
+def area_mask(state: State, reg: dict[str, Any]) -> np.ndarray:
+    """The land hexes of an authored area: inside its lon/lat ``polygon`` and its ``country``,
+    plus its ``hexes``, less its ``exclude`` (scenario control regions; 43.2's pre-war conquests)."""
     import shapely
 
     ta = terrain_arrays(state)
-    out = []
-    regions = state.game.scenario.raw.get("control_regions", [])
-    if regions:
+    poly = reg.get("polygon")
+    if poly:
         lon, lat = hex_lonlat(state)
-        for reg in regions:
-            poly = reg.get("polygon")
-            inside = shapely.contains_xy(shapely.Polygon(poly), lon, lat) if poly else np.zeros(len(lon), bool)
-            mask = inside & (ta.country == reg.get("country", ta.country))
-            for h in reg.get("hexes", []):
-                mask[state.map.index(h)] = True
-            for h in reg.get("exclude", []):
-                mask[state.map.index(h)] = False
-            out.append((reg, mask))
-    return out
+        inside = shapely.contains_xy(shapely.Polygon(poly), lon, lat)
+    else:
+        inside = np.zeros(state.map.size, bool)
+    mask = inside & (ta.country == reg.get("country", ta.country))
+    for h in reg.get("hexes", []):
+        mask[state.map.index(h)] = True
+    for h in reg.get("exclude", []):
+        mask[state.map.index(h)] = False
+    return mask
 
 
 def initial_control(state: State) -> np.ndarray:
@@ -96,7 +100,18 @@ def home_mask(state: State, nation: str, *, original: bool = False) -> np.ndarra
                     mask = mask | m
         return mask
 
-    return state.game.cached(("eto.home", nation, original), compute)
+    base = state.game.cached(("eto.home", nation, original), compute)
+    if original:
+        return base
+    for hook in HOME_HOOKS:  # 43.5: pre-war conquests made in play
+        extra = hook(state, nation)
+        if extra is not None:
+            base = base | extra
+    return base
+
+
+#: ``f(state, nation)``: land hexes made home in play (43.5's conquered pre-war areas), or None.
+HOME_HOOKS: list[Callable[[State, str], np.ndarray | None]] = []
 
 
 def pass_through(state: State, unit: Unit, path: list[int]) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine.errors import Refusal
+from workbench.engine.errors import IllegalOrder, Refusal, refuse
+from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import control as ctl
@@ -116,3 +117,56 @@ def fc_build_why_not(state: State, unit: Unit) -> Refusal | None:
         return None  # a quality-3 fighter (its full side) restores the home fighter
     return Refusal(FC_RULE, "the home fighter is depleted or gone: it must be rebuilt or replaced before any other "
                    "British air steps")
+
+
+def designate_why_not(state: State, side: str, uid: Any) -> Refusal | None:
+    """46.5: "The UK player can redesignate a different fighter as the home fighter at any time, as
+    long as it meets the requirements" (a full-strength quality-3 fighter based in the UK)."""
+    from workbench.rulesets.eto import air_units
+
+    if not state.game.optional_rule(FC_RULE):
+        return Refusal(FC_RULE, "Fighter Command (optional ETO-46.5) is not played in this game")
+    t = _fc(state)
+    u = state.units_by_id.get(uid) if isinstance(uid, str) else None
+    if u is None or u.nation != t["nation"] or u.side != side:
+        return Refusal(FC_RULE, f"{uid!r} is no British unit of yours")
+    if u.type != t["type"] or u.reduced or air_units.quality(state, u) < int(t["quality"]) \
+            or not _in_home(state, u.location):
+        return Refusal(FC_RULE, f"{u.id} cannot be the home fighter: it must be a full-strength quality-"
+                                f"{t['quality']} fighter based in the United Kingdom")
+    if home_fighter(state) is u:
+        return Refusal(FC_RULE, f"{u.id} is already the home fighter")
+    return None
+
+
+class HomeFighterOrder(OrderKind):
+    """``{"kind": "home_fighter", "unit": id}``: designate the home fighter (ETO-46.5)."""
+
+    kind = "home_fighter"
+    rule = FC_RULE
+
+    def in_game(self, game: Any) -> bool:
+        return game.optional_rule(FC_RULE)
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        if d is None:
+            return []
+        t = _fc(state)
+        return [{"kind": self.kind, "unit": u.id} for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
+                if u.nation == t["nation"] and u.type == t["type"] and designate_why_not(state, d.side, u.id) is None]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        d = state.decision
+        if d is None:
+            raise IllegalOrder(self.rule, "no decision is open")
+        refuse(designate_why_not(state, d.side, order.get("unit")))
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        t = _fc(state)
+        for u in state.units_by_id.values():
+            if u.nation == t["nation"]:
+                u.props.pop("home_fighter", None)
+        state.unit(order["unit"]).props["home_fighter"] = True
+        state.emit("home_fighter", side=state.decision.side, rule=FC_RULE, unit=order["unit"],
+                   text=f"{order['unit']} is now the home fighter (46.5)")

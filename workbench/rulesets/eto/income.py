@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import convoy_routes, politics, supply, uk_conquest, values
+from workbench.rulesets.eto import (
+    alternative_endings,
+    convoy_routes,
+    politics,
+    supply,
+    uk_conquest,
+    values,
+)
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask, region_masks
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.zoc import zoc
@@ -61,6 +68,8 @@ def base_income(state: State, nation: str) -> int:
     table = state.ruleset.tables["income"]["base"].get(nation, {})
     key = f"{nation}.income_base"
     base = int(state.tracks.get(key, table.get("eps", 0)))
+    if alternative_endings.frozen(state, nation):
+        return base  # 47.5, 47.6: "incomes remain at their 1945 levels"
     invaded = supply.special(state, "soviet_income_invaded") or \
         politics.war_state(state).get("axis_soviet_war_by") == "axis"  # 36.3: "invaded ... by an Axis country"
     if nation == "SU" and not politics.front_open(state, "axis", "soviet") and "neutral_at_winter_1942" in table:
@@ -90,7 +99,8 @@ def us_base_income(state: State) -> int:
             return int(base["at_war_before_1942"])
         return 0
     track = base.get("year_track", {})
-    row = track.get(state.turn_label[:4]) or track[max(track)]
+    year = alternative_endings.frozen_year(state) if alternative_endings.frozen(state, "US") else state.turn_label[:4]
+    row = track.get(year) or track[max(track)]  # 47.5, 47.6: held at the 1945 level
     return int(row["eps"] if isinstance(row, dict) else row)
 
 
@@ -109,12 +119,17 @@ def uk_receipts(state: State) -> int:
 
 
 def prewar_mask(state: State) -> np.ndarray:
+    """ETO-43.5: the Soviet pre-war conquests (2 EPs a resource hex to the USSR, 2 to an Axis captor)."""
     ta = terrain_arrays(state)
     row = state.ruleset.tables["units"]["nations"].get("SU", {})
     mask = np.isin(ta.country, row.get("prewar_countries", []))
     for reg, m in region_masks(state):
         if reg.get("home") == "SU":
             mask = mask | m
+    if "politics" in state.markers:  # 43.2 conquests made in play
+        from workbench.rulesets.eto.prewar_conquests import home
+
+        mask = mask | home(state)
     return mask
 
 
@@ -133,6 +148,13 @@ def resource_owner(state: State, side: str) -> tuple[np.ndarray, np.ndarray]:
     for country, major in owner_tab.get("captured", {}).items():
         if major in mine:
             owner[ta.country == country] = mine.index(major)
+    held = state.arrays.get("holder")
+    if held is not None:  # politics games: a captured hex pays the major holding it (ruling P22; 40.7's US)
+        from workbench.rulesets.eto import holders
+
+        arr = holders.holders(state)
+        for major in mine:
+            owner[arr == holders.code(state, major)] = mine.index(major)
     partner = np.zeros(hm.size, dtype=bool)
     for country, major in owner_tab.get("partners", {}).items():
         if major in mine:
@@ -144,6 +166,10 @@ def resource_owner(state: State, side: str) -> tuple[np.ndarray, np.ndarray]:
             m = home_mask(state, n, original=True)
             owner[m] = mine.index(values.major_of(state, n))
             partner |= m
+    ws = state.markers.get("politics") or {}
+    won = ws.get("conquered", {}).get(ws.get("adventure", ""))
+    if won in mine:  # 47.1: "if conquered, its EPs go to Italy"
+        owner[home_mask(state, ws["adventure"], original=True)] = mine.index(won)
     for major in mine:
         m = np.isin(ta.country, colonies.get(major, []))
         owner[m] = mine.index(major)

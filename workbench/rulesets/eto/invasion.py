@@ -17,7 +17,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
-from workbench.rulesets.eto import politics
+from workbench.rulesets.eto import italian_restrictions, politics
 from workbench.rulesets.eto.values import month_key
 
 RULE = "ETO-39.0"
@@ -76,7 +76,10 @@ def declare_why_not(state: State, side: str, invader: str, target: str) -> Refus
 
 
 def restriction_why_not(state: State, invader: str, target: str) -> Refusal | None:
-    """The optional historical restrictions on invasions (ETO-46.3, 46.4)."""
+    """The optional historical restrictions on invasions (ETO-46.1, 46.3, 46.4)."""
+    why = italian_restrictions.invade_why_not(state, invader)  # 46.1 (optional)
+    if why:
+        return why
     t = _tables(state)["restrictions"]
     mine = politics.partnership(state, invader) or politics.natural_partnership(state, invader)
     if state.game.optional_rule("ETO-46.3") and mine == "western" and target in t["western_never_invades"]:
@@ -118,7 +121,15 @@ def invaded_together(state: State, invader: str, target: str) -> list[str]:
             hit = False
         if hit:
             out += [n for n in members if n not in out]
+    for hook in TOGETHER_HOOKS:  # 43.2: a Baltic State invades the USSR with it
+        out += [n for n in hook(state, invader, out) if n not in out]
     return [n for n in out if politics.neutral(state, n)]
+
+
+#: ``f(state, invader, target) -> bool``: the invasion is a limited war handled by the hook (43.6).
+LIMITED_HOOKS: list[Callable[[State, str, str], bool]] = []
+#: ``f(state, invader, victims) -> [more nations]`` invaded together with ``victims``.
+TOGETHER_HOOKS: list[Callable[[State, str, list[str]], list[str]]] = []
 
 
 def joins(state: State, invader: str, target: str) -> str:
@@ -145,6 +156,9 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
     """ETO-39.2-39.7: ``invader`` invades ``target`` (and whoever 39.4/39.5/39.7 add); returns
     the nations that entered the war."""
     rows = politics.nations(state)
+    for hook in LIMITED_HOOKS:  # 43.6: a neutral USSR's war with a minor alone
+        if hook(state, invader, target):
+            return [target]
     mine = politics.partnership(state, invader)
     if mine is None:  # a neutral major that invades enters the war in its own partnership (39.0)
         mine = politics.natural_partnership(state, invader)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import naval_units, politics, values
+from workbench.rulesets.eto import alternative_endings, naval_units, politics, values
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-6.1"
@@ -75,7 +75,10 @@ def conditions(state: State) -> list[str]:
 
 
 def interdiction_step(state: State, _step: Any = None) -> None:
-    """Strategic Warfare Step 5 (ETO-6.0-6.2): at most one interdiction per step."""
+    """Strategic Warfare Step 5 (ETO-6.0-6.2): at most one interdiction per step (none in 47.5's
+    Cold War clash)."""
+    if not alternative_endings.strategic_warfare_allowed(state, "iron_route"):
+        return
     why = conditions(state)
     if not why:
         return

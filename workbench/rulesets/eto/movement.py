@@ -44,7 +44,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import invasion, stacking, supply, values
+from workbench.rulesets.eto import cooperation, invasion, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.garrison import home_lock
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -84,6 +84,10 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
         hm = state.map
         ta = terrain_arrays(state)
         out = control(state) == NEUTRAL
+        if politics_on:  # 39.1, 42.5, 43.6: a nation's hexes are open to itself, its partners and its enemies
+            from workbench.rulesets.eto import holders
+
+            out = (out & (holders.holders(state) == 0)) | holders.closed(state, unit)
         rules = state.game.scenario.raw.get("special_rules", [])
         effects = {r.get("effect") for r in rules if isinstance(r, dict)}
         if unit.side == "allies" and "minors_active" in effects:
@@ -95,14 +99,18 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
             except KeyError:
                 pass
         return out
-    return state.derived(("eto.banned", unit.side, unit.nation == "FI"), make, state.event_stamp)
+    politics_on = bool(state.game.options.get("politics"))
+    key = (unit.nation, bool(unit.props.get("activated"))) if politics_on else unit.nation == "FI"
+    return state.derived(("eto.banned", unit.side, key), make, state.event_stamp, state.markers.get("holder_rev", 0))
 
 
 def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
     """``(enter_ok[N], side_ok[N, 6])`` for a unit's side and class: terrain, hexside,
     fortification and control permissions (24.1), enemy-occupied hexes excluded."""
     cls = values.unit_class(state, unit)
-    key = ("eto.enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "",
+    politics_on = bool(state.game.options.get("politics"))
+    by_nation = cls == "partisan" or unit.nation == "FI" or politics_on
+    key = ("eto.enter", unit.side, cls, unit.nation if by_nation else "", politics_on and bool(unit.props.get("activated")),
            unit.type if cls == "hq" else "")
 
     def make() -> tuple[np.ndarray, np.ndarray]:
@@ -127,7 +135,7 @@ def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
         ctrl = control(state)
         side_ok = crossable_sides(state) & ~(ta.fortress_side & ta.fort_hex[j] & (ctrl[j] != SIDE_CODE[unit.side]))
         return ok, side_ok
-    return state.derived(key, make, state.event_stamp)
+    return state.derived(key, make, state.event_stamp, state.markers.get("holder_rev", 0))
 
 
 def can_enter_basic(state: State, unit: Unit, a: int, d: int, b: int) -> bool:
@@ -159,6 +167,11 @@ def entry_barrier(state: State, unit: Unit, a: int, d: int, b: int) -> str:
     if ta.fortress_side[a, d] and ta.fort_hex[b]:
         return "enemy units may not enter a fortified hex through its fortress hexside until it is captured"
     if banned_hexes(state, unit)[b]:
+        if state.game.options.get("politics"):
+            from workbench.rulesets.eto import holders
+
+            if holders.closed(state, unit)[b]:
+                return holders.why_closed(state, unit, b)
         if control(state)[b] == NEUTRAL and terrain_arrays(state).land[b]:
             return invasion.neutral_territory_note(state)
         return "the hex is closed to this unit by a scenario rule"
@@ -302,7 +315,18 @@ class Walker:
         self.spec = spec_for(state, unit, mode)
         self.ta = terrain_arrays(state)
         self.ez = zoc(state, values.other(unit.side))
+        if state.game.options.get("politics"):  # 43.6: a nation at peace with the unit stops nothing
+            from workbench.rulesets.eto import holders
+
+            peace = holders.enemy_zoc(state, unit)
+            if peace is not None:
+                self.ez = peace
         self.enemy = occupied_by(state, values.other(unit.side))
+        closed = cooperation.closed_to(state, unit)  # 42.5: the other Allied partnership's hexes
+        if mode != "retreat":
+            ez = cooperation.zoc_of_others(state, unit)  # 42.5: its ZOCs as an enemy's
+            if ez is not None:
+                self.ez = self.ez | ez
         self.friend_land = land_occupied_by(state, unit.side)
         self.cond = conditions(state)
         self.frozen = lakes_frozen(state)
@@ -310,6 +334,9 @@ class Walker:
         self.start = hm.index(unit.location) if origin is None else origin
         self.spent, self.arrived = spent, origin is not None
         self.enter_ok, self.side_ok = enter_arrays(state, unit)
+        if closed is not None:  # 42.5: never into or through a hex the other partnership occupies
+            self.enemy = self.enemy | closed
+            self.enter_ok = self.enter_ok & ~closed
         # 45.5: enemy infantry may enter a hex held only by partisans, paying 2 (3) MPs, and stops
         self.hunt = partisan_only(state, values.other(unit.side)) \
             if values.unit_class(state, unit) == "infantry" and mode in ("movement", "offensive") else None
@@ -426,8 +453,10 @@ class Walker:
                 if outside:
                     return outside, z, bad, n
             if not can_enter_basic(self.state, self.unit, a, d, b) and not hunting:
-                return Refusal("ETO-24.1", f"{self.unit.id} cannot enter {self.hm.label(b)} from "
-                               f"{self.hm.label(a)}: {entry_barrier(self.state, self.unit, a, d, b)}"), z, bad, n
+                why = entry_barrier(self.state, self.unit, a, d, b)
+                rule = why.split(":", 1)[0] if why.startswith("ETO-") else "ETO-24.1"  # 43.2, 43.3 name their own
+                return Refusal(rule, f"{self.unit.id} cannot enter {self.hm.label(b)} from "
+                               f"{self.hm.label(a)}: {why}"), z, bad, n
             res = self.step(a, d, b, z, bad)
             if res is None:
                 rule = "ETO-23.2" if self.spec.zoc_rule == "hq" else "ETO-30.1" if self.spec.zoc_rule == "general" else \
@@ -761,6 +790,7 @@ class MoveOrder(OrderKind):
         dest = path[-1]
         on_map_dest = state.map.has_hex(dest)
         if on_map_dest and stacking.counts_type(state, unit) and not stacking.fits(state, dest, unit.side, [unit]):
+            refuse(stacking.apart_why_not(state, dest, unit.side, [unit]))  # 42.4, 42.5
             raise IllegalOrder("ETO-24.2", f"{uid} may not end its move in {dest}: the stack would exceed "
                                f"the limit of {stacking.limit_for(state, dest, [unit.nation])}")
         if on_map_dest:

@@ -31,6 +31,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    italian_restrictions,
     naval_combat,
     naval_movement,
     naval_search,
@@ -57,6 +58,9 @@ def interceptor_why_not(state: State, u: Unit, space: str, side: str) -> Refusal
         return Refusal("ETO-8.0", f"{u.id} is not a naval unit of the intercepting side")
     if naval_units.is_uboat(state, u):
         return Refusal("ETO-8.9", "U-boats never intercept")
+    why = italian_restrictions.attack_why_not(state, u, "a naval attack")  # 46.1 (optional)
+    if why:
+        return why
     if u.location in state.map.boxes and "convoy escort" in u.location:
         return Refusal("ETO-8.8", "units in a convoy escort box cannot intercept Axis units")
     if u.location in naval_movement.weather_icebound(state) and naval_units.in_port(u):

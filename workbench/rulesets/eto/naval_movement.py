@@ -29,6 +29,7 @@ from workbench.rulesets.eto import (
     convoys,
     fleets,
     historical,
+    italian_restrictions,
     naval_combat,
     naval_units,
     ports,
@@ -301,7 +302,8 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
     why = straits.why_not(state, side, units, start, path)
     if why:
         return why
-    why = historical.stp_why_not(state, units, path)  # 46.2 (optional)
+    why = historical.stp_why_not(state, units, path) or italian_restrictions.sail_why_not(
+        state, units, path)  # 46.2, 46.1 (optional)
     if why:
         return why
     end = path[-1]

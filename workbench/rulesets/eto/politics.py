@@ -149,6 +149,12 @@ def open_front(state: State, pa: str, pb: str) -> None:
             key = state.ruleset.tables["costs"]["free"]["soviet_war_track"]  # 36.3, 43.9, 45.2 read the month
             if not state.tracks.get(key) and not state.turn_label[5:].isalpha():
                 state.tracks[key] = state.turn_label
+        for hook in FRONT_HOOKS:  # 43.6: the USSR's unconquered victims join Germany
+            hook(state, pa, pb)
+
+
+#: ``f(state, pa, pb)`` run when a front opens between partnerships ``pa`` and ``pb``.
+FRONT_HOOKS: list = []
 
 
 def record(state: State, **entry: str) -> None:

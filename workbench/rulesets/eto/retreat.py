@@ -23,7 +23,7 @@ from workbench.engine.errors import IllegalOrder
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import stacking, supply, values
+from workbench.rulesets.eto import cooperation, stacking, supply, values
 from workbench.rulesets.eto.control import pass_through
 from workbench.rulesets.eto.movement import can_enter_basic, land_occupied_by, occupied_by
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -40,6 +40,9 @@ def paths(state: State, unit: Unit, origin: str, n: int, was_supplied: bool) -> 
     enemy = values.other(side)
     ez = zoc(state, enemy)
     enemy_here = occupied_by(state, enemy)
+    closed = cooperation.closed_to(state, unit)  # 42.5: not through the other partnership's hexes
+    if closed is not None:
+        enemy_here = enemy_here | closed
     friend = land_occupied_by(state, side)
     forts = {h for h, f in state.markers.get("forts", {}).items() if f.get("side") == side}
     o = hm.index(origin)

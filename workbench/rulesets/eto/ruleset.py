@@ -31,6 +31,8 @@ from workbench.rulesets.eto import (
     air_transport,
     air_units,
     airbases,
+    alternative_endings,
+    arctic_interdiction,
     breakthrough,
     carriers,  # noqa: F401 - registers 13.3's loss of a carrier's air in naval_units.SINK_HOOKS
     combat,
@@ -43,25 +45,31 @@ from workbench.rulesets.eto import (
     fleets,
     garrison,
     ground_support,  # noqa: F401 - registers the 17.2/17.3 terms in combat.EXTRA_TERMS and 19.2's superiority
+    historical,
+    holders,  # noqa: F401 - registers the holder of captured hexes in control.CAPTURE_HOOKS
     hq,
     income,
     initiative,
     invasion,
     iron_route,
+    italian_restrictions,
     italy_surrender,  # noqa: F401 - registers 40.6's roll in control.CAPTURE_HOOKS
     lend_lease,
     liberated_forces,
     losses,
+    maginot,
     naval_interception,
     naval_movement,
     naval_repair,
     naval_search,
     naval_units,
     naval_upkeep,
+    neutral_activation,
     paradrop,
     pilot_recovery,
     politics,
     ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
+    prewar_conquests,
     rail,
     reaction,
     reaction_attack,
@@ -72,6 +80,8 @@ from workbench.rulesets.eto import (
     scenario_check,
     sea_supply,
     sea_transport,
+    soviet_adventurism,  # noqa: F401 - registers 47.2 (optional) in the invasion, holder and combat hooks
+    soviet_aggression,  # noqa: F401 - registers 43.6 in invasion.LIMITED_HOOKS and politics.FRONT_HOOKS
     stacking,
     strategic_bombing,
     submarines,
@@ -82,6 +92,7 @@ from workbench.rulesets.eto import (
     vichy,
     victory,
     weather,
+    winter_war,
 )
 from workbench.rulesets.eto.control import control, home_mask
 from workbench.rulesets.eto.face import ETOFace
@@ -148,8 +159,12 @@ class ETORuleset(ETOFace, Ruleset):
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
             sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
-            lend_lease.LendLeaseOrder(), vichy.CreateVichyOrder(),
-            adventurism.LimitedWarOrder(),
+            lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
+            arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
+            adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
+            historical.HomeFighterOrder(), neutral_activation.AttemptActivationOrder(),
+            neutral_activation.BuyActivationModifierOrder(), neutral_activation.DeclareAdjacentOrder(),
+            maginot.PlaceMaginotFortOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
@@ -158,6 +173,7 @@ class ETORuleset(ETOFace, Ruleset):
         p["seasonal"] = self._seasonal_start
         p[vichy.DECLINED] = vichy.declined  # 40.4: "or forever forego the opportunity"
         p["partner-activation"] = activation.phase  # 35.1: Hungary, Rumania, Bulgaria in spring 1941
+        p["partner-activation:exit"] = neutral_activation.resolve  # 47.3, 47.4: Spain and Turkey rolled
         p["offensive/command"] = lambda s, st: command.begin_offensive(s, s.phasing)
         p["offensive/exploitation"] = breakthrough.mark_exploiters
         p["offensive/unit-status"] = self._end_offensive
@@ -183,13 +199,16 @@ class ETORuleset(ETOFace, Ruleset):
         p["income/convoy-routes"] = self._convoy_routes  # 36.4 automatic closures, 5.6 escorts
         p["income/convoy-routes:exit"] = convoy_routes.charge  # 36.4: closed routes cost next season
         p["income/exchanges"] = lend_lease.reset  # 36.5-36.9: this season's exchanges begin at 0
+        p["strategic/arctic"] = arctic_interdiction.begin  # 3.3: this turn's route
+        p["strategic/arctic/interdict:exit"] = arctic_interdiction.resolve  # 3.2-3.5
+        p[arctic_interdiction.ESCORT_SETTLE] = arctic_interdiction.escort_settled
         p["strategic/raiders"] = surface_raiders.raider_step  # 4.0
         p["strategic/uboats"] = uboats.uboat_step  # 5.0
         p["strategic/iron-route"] = iron_route.interdiction_step  # 6.0
         p["construction/force-pools"] = construction.additions
         p["construction/delayed"] = construction.delayed
         p["construction/build"] = construction.begin_build
-        p["construction/build:exit"] = construction.end_build
+        p["construction/build:exit"] = self._end_build
         p["initiative/adjust"] = initiative.adjust
         p["initiative/reveal"] = initiative.reveal
         p[reaction.DECLINED] = reaction.declined
@@ -209,9 +228,16 @@ class ETORuleset(ETOFace, Ruleset):
         p["strategic:exit"] = strategic_bombing.end_phase  # 20.1: PC at the end of the phase
 
     def _seasonal_start(self, state: State, step: Step) -> None:
-        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6)."""
+        """A seasonal turn begins: the US entry (39.6), liberated forces' winter unit (46.6), the
+        Maginot Line's coastal forts (40.5)."""
         invasion.us_entry(state, step)
         liberated_forces.winter(state, step)
+        maginot.seasonal(state, step)
+
+    def _end_build(self, state: State, step: Step) -> None:
+        """End of Construction Step 3: lapsed choices (37.7, 43.1), this season's Maginot marker (40.5)."""
+        construction.end_build(state, step)
+        maginot.end_construction(state, step)
 
     def _convoy_routes(self, state: State, step: Step) -> None:
         """Income phase Step 3: 36.4's automatic closures, then 5.6's escort check."""
@@ -233,6 +259,10 @@ class ETORuleset(ETOFace, Ruleset):
         air_flights.return_all(state)
 
     # -- calendar -------------------------------------------------------------------------
+    def last_turn(self, game: Any) -> str:
+        """47.5, 47.6: a game to June 1945 plays on with an alternative ending."""
+        return alternative_endings.last_turn(game)
+
     def calendar(self, first: str, last: str) -> list[str]:
         """Monthly labels ``1941-06`` plus seasonal ones ``1941-autumn`` before Oct (ETO-SOP)."""
         out: list[str] = []
@@ -440,6 +470,7 @@ class ETORuleset(ETOFace, Ruleset):
         """End of an attack sequence: designations not rolled are cancelled (26.3); a minor's
         home garrison is restored from its units outside (41.2)."""
         garrison.restore(state)
+        winter_war.check(state)  # 43.3: won when no Finnish unit is left east of the border
         for d in state.markers.get("designations", []):
             if not d["resolved"]:
                 state.emit("cancelled", rule="ETO-26.3", text=f"attack on {d['target']} cancelled before the roll",
@@ -501,18 +532,22 @@ class ETORuleset(ETOFace, Ruleset):
                 u.props.pop(k, None)
 
     def _end_of_month(self, state: State, step: Step) -> None:
+        """End of turn: Italy's restrictions end for good once a condition held (46.1); units
+        declared on Spain's or Turkey's border must still be there (47.3, 47.4); blitzkrieg."""
+        italian_restrictions.latch(state)
+        neutral_activation.month_end(state)
         for key, v in list(state.tracks.items()):
             if key.startswith("blitzkrieg.") and str(v).startswith("active:"):
                 state.tracks[key] = "used"  # 44.1: once per nation per game, for one turn
 
     def end_turn(self, state: State) -> None:
         if self.turn_root(state) == "monthly":
-            sd = victory.sudden_death(state)
+            sd = alternative_endings.sudden_end(state) or victory.sudden_death(state)  # 47.6, scenario
             if sd:
                 state.finish(**sd)
 
     def final_result(self, state: State) -> dict[str, Any]:
-        return victory.final(state)
+        return alternative_endings.final(state) or victory.final(state)  # 47.5, 47.6, scenario
 
     def setup_breaches(self, state: State) -> list[tuple[str, str]]:
         """The map's checks plus ETO stacking and control at set-up."""

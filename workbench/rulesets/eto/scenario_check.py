@@ -17,10 +17,11 @@ from typing import Any
 from workbench.engine.errors import ScenarioError
 from workbench.engine.scenario import is_int, kind_of, shown
 from workbench.map import HexMap, load_map
+from workbench.rulesets.eto.values import month_key
 
 #: The rulebook's optional rules: historical restrictions (46) and ahistorical options (47).
-OPTIONAL_RULES = frozenset({"ETO-46", "ETO-47", *(f"ETO-46.{n}" for n in range(1, 7)),
-                            *(f"ETO-47.{n}" for n in range(1, 7))})
+OPTIONAL_RULES = frozenset({"ETO-46", "ETO-47", *(f"ETO-46.{n}" for n in range(0, 7)),
+                            *(f"ETO-47.{n}" for n in range(0, 7))})
 #: Keys every special rule may carry besides its effect's parameters.
 RULE_KEYS = {"id", "rule", "text", "effect", "source", "rationale", "note"}
 #: Every ``effect`` keyword with the parameters it takes.  Rules code reads those in
@@ -358,6 +359,22 @@ def check_bot_plan(c: Check) -> None:
         lanes = plan.get("lanes", {})
         if not isinstance(lanes, dict):
             c.fail(f"bot_plan.{side}.lanes", "needs a table of HQ unit id = victory objective place")
+        for i, entry in enumerate(plan.get("invasions", []) if isinstance(plan, dict) else []):
+            if not isinstance(entry, dict) or not {"nation", "target", "from"} <= set(entry) \
+                    or not all(isinstance(entry[k], str) for k in ("nation", "target", "from")):
+                c.fail(f"bot_plan.{side}.invasions[{i}]", "needs nation, target and from (a month, e.g. \"1940-04\")")
+            elif entry["nation"] not in c.nations or entry["target"] not in c.nations:
+                c.fail(f"bot_plan.{side}.invasions[{i}]", f"{entry['nation']!r} or {entry['target']!r} is no nation code")
+            else:
+                try:
+                    month_key(entry["from"])
+                except (ValueError, KeyError, IndexError):
+                    c.fail(f"bot_plan.{side}.invasions[{i}].from", f"{entry['from']!r} is not a month like 1940-04")
+        if isinstance(plan, dict) and not isinstance(plan.get("exchange_to_italy", False), bool):
+            c.fail(f"bot_plan.{side}.exchange_to_italy", "needs true or false")
+        ww = plan.get("winter_war") if isinstance(plan, dict) else None
+        if ww is not None and not isinstance(ww, str):
+            c.fail(f"bot_plan.{side}.winter_war", "needs a month, e.g. \"1939-11\"")
         for hid, place in lanes.items():
             if hid not in unit_ids:
                 c.fail(f"bot_plan.{side}.lanes", f"{hid!r} is no unit id of this scenario")

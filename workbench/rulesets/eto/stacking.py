@@ -1,7 +1,8 @@
 """Stacking (ETO-24.2; partisans 45.6).
 
 Land units per hex: 3 in a city resource hex, 2 elsewhere; a stack made up
-entirely of Soviet units gets one more.  Paratroops, generals, HQs, air and
+entirely of Soviet units gets one more.  French and British land units never stack together,
+nor Western Allied and Soviet ones (42.4, 42.5: :mod:`cooperation`).  Paratroops, generals, HQs, air and
 naval units and markers never count.  The limit is in effect at the end of
 every step: moves, advances, retreats and placements are never allowed to end
 overstacked, and :func:`enforce` eliminates any excess at the end of a step
@@ -11,10 +12,11 @@ A partisan that ends a step stacked with a friendly land unit is eliminated.
 
 from __future__ import annotations
 
+from workbench.engine.errors import Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import values
+from workbench.rulesets.eto import cooperation, values
 from workbench.rulesets.eto.terrain import terrain_arrays
 
 
@@ -55,7 +57,17 @@ def fits(state: State, label: str, side: str, adding: list[Unit], leaving: tuple
     here = [u for u in stack_of(state, label, side) if u.id not in leaving]
     new = here + [u for u in adding if counts_type(state, u) and u not in here]
     new = [u for u in new if values.unit_class(state, u) != "partisan"] or new
-    return len(new) <= limit_for(state, label, [u.nation for u in new])
+    if len(new) > limit_for(state, label, [u.nation for u in new]):
+        return False
+    return len({u.nation for u in new}) < 2 or cooperation.mix_why_not(state, new, "stack together") is None
+
+
+def apart_why_not(state: State, label: str, side: str, adding: list[Unit]) -> Refusal | None:
+    """ETO-42.4, 42.5: why ``adding`` may not end a step in ``label`` beside the land units
+    there (French with British, Western Allied with Soviet)."""
+    here = [u for u in stack_of(state, label, side) if u not in adding]
+    new = here + [u for u in adding if counts_type(state, u)]
+    return cooperation.mix_why_not(state, new, "stack together") if len({u.nation for u in new}) > 1 else None
 
 
 def counts_type(state: State, unit: Unit) -> bool:

@@ -47,6 +47,7 @@ from workbench.rulesets.eto import (
     commitment,
     income,
     installation_bombing,
+    italian_restrictions,
     rail,
     supply,
     values,
@@ -162,7 +163,8 @@ def raider_why_not(state: State, side: str, u: Unit, nation: str, role: str) -> 
     ("bomber" or "fighter" escort), or None.  Land-based, on a base, not out of supply, not
     grounded at the base, uncommitted, its base within range of a resource hex of ``nation``
     that is not grounded."""
-    why = _can_fly_from_base(state, u, side, "ETO-2.1")
+    why = _can_fly_from_base(state, u, side, "ETO-2.1") or italian_restrictions.attack_why_not(
+        state, u, "a strategic bombing raid")  # 46.1 (optional)
     if why:
         return why
     row = air_units.class_row(state, u)

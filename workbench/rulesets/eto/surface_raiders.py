@@ -13,7 +13,7 @@ from typing import Any
 
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import convoys, naval_units
+from workbench.rulesets.eto import alternative_endings, convoys, naval_units
 
 RULE = "ETO-4.2"
 
@@ -50,8 +50,10 @@ def raid(state: State, route: str, raiders: list[Unit]) -> int:
 
 
 def raider_step(state: State, *_: Any) -> list[dict[str, Any]]:
-    """ETO-4.0-4.4: every raided route's EP loss."""
-    out = []
+    """ETO-4.0-4.4: every raided route's EP loss (none in 47.5's Cold War clash)."""
+    out: list[dict[str, Any]] = []
+    if not alternative_endings.strategic_warfare_allowed(state, "raiders"):
+        return out
     for route, raiders in convoys.open_routes(state, raiders_on, "ETO-4.1", "surface raiders"):
         loss = raid(state, route, raiders)
         shares = convoys.lose_eps(state, route, loss, RULE, f"surface raiders on the {route.replace('_', ' ')} route")

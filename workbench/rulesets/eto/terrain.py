@@ -36,8 +36,26 @@ class TerrainArrays:
 
 
 def terrain_arrays(state: State) -> TerrainArrays:
-    """The map's terrain as arrays, once per game (the Switzerland list is a rule table)."""
-    return state.game.cached("eto.terrain", lambda: _terrain_arrays(state))
+    """The map's terrain as arrays, once per game (the Switzerland list is a rule table); once
+    the Maginot Line is dismantled (40.5, ``state.markers["maginot"]``), without its forts."""
+    base = state.game.cached("eto.terrain", lambda: _terrain_arrays(state))
+    if not (state.markers.get("maginot") or {}).get("dismantled"):
+        return base
+    return state.game.cached("eto.terrain.no_maginot", lambda: _without_line(state, base))
+
+
+def _without_line(state: State, base: TerrainArrays) -> TerrainArrays:
+    """ETO-40.5: "the Maginot Line fortifications along the Franco-German border ... no longer
+    exist": the fortified hexes of the line's countries (tables/politics.toml [maginot]) and their
+    fortress hexsides are plain terrain."""
+    from dataclasses import replace
+
+    line = np.isin(base.country, state.ruleset.tables["politics"]["maginot"]["line_countries"]) & base.fort_hex
+    sides = base.fortress_side.copy()
+    sides[line] = False
+    nb = state.map.neighbors
+    sides &= ~((nb >= 0) & line[np.maximum(nb, 0)])  # the sides facing the line from outside too
+    return replace(base, fort_hex=base.fort_hex & ~line, fortress_side=sides)
 
 
 def _terrain_arrays(state: State) -> TerrainArrays:

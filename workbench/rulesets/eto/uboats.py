@@ -21,7 +21,7 @@ from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import convoys, naval_units
+from workbench.rulesets.eto import air_units, alternative_endings, commitment, convoys, naval_units
 
 RULE = "ETO-5.2"
 
@@ -114,11 +114,15 @@ def _hit_target(state: State, route: str, natural: int) -> tuple[Unit, str] | No
 
 
 def uboat_step(state: State, *_: Any) -> list[dict[str, Any]]:
-    """ETO-5.0-5.5: every route's U-boat attacks, losses, then the escort hits."""
-    out = []
+    """ETO-5.0-5.5: every route's U-boat attacks, losses, then the escort hits (none in 47.5's
+    Cold War clash)."""
+    out: list[dict[str, Any]] = []
+    if not alternative_endings.strategic_warfare_allowed(state, "uboats"):
+        return out
     hits: list[tuple[str, int]] = []
     for route, boats in convoys.open_routes(state, uboats_on, "ETO-5.1", "U-boats"):
         esc = convoys.stacks(state, route)
+        commit_escort_air(state, route)
         results = [attack(state, u, route, esc) for u in boats]
         for r, u in zip(results, boats, strict=True):
             if not r["success"]:
@@ -135,6 +139,23 @@ def uboat_step(state: State, *_: Any) -> list[dict[str, Any]]:
         u, who = pick
         naval_units.damage(state, u, "ETO-5.5", f" by a U-boat on the {route.replace('_', ' ')} route ({who} choice)")
     return out
+
+
+def commit_escort_air(state: State, route: str) -> list[str]:
+    """ETO-12.2: "Convoy escort against U-boats (Allied naval air only)" is a Strategic Warfare
+    mission: the naval air of the carriers counted as escorts (5.6) in the box of a route the
+    U-boats attack is marked PC for the turn (3.5: already-committed interceptors still count).
+    Returns the ids marked."""
+    marked = []
+    for cv in convoys.escorts(state, route):
+        if naval_units.kind(state, cv) not in ("CV", "CVE") or not convoys.escort_value(state, cv, route):
+            continue
+        for u in air_units.air_units(state, cv.side):
+            if u.props.get("carrier") == cv.id and u.location == cv.location and commitment.status(state, u) is None:
+                commitment.mark(state, u, commitment.PC, "ETO-12.2",
+                                f"it escorts the {route.replace('_', ' ')} convoys against U-boats")
+                marked.append(u.id)
+    return marked
 
 
 # --- 11.5: converting U-boats and submarines ---------------------------------------------------

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import air_units, naval_units, politics, sea_transport, values
+from workbench.rulesets.eto.terrain import terrain_arrays
 
 RULE = "ETO-40.7"
 
@@ -32,6 +35,39 @@ def income(state: State, nation: str) -> int | None:
     if applies(state, nation) and nation in politics.war_state(state).get("conquered", {}):
         return int(_t(state)["income"])
     return None
+
+
+def winter_additions(state: State, adds: dict[str, Any]) -> dict[str, Any]:
+    """40.7: "During each subsequent winter seasonal turn, the UK player can add one armor and one
+    infantry unit to the force pool" -- instead of the year's British additions."""
+    t = _t(state)
+    uk = t["nation"]
+    if uk not in politics.war_state(state).get("conquered", {}):
+        return adds
+    return {**adds, uk: dict(t["winter_additions"])}
+
+
+def kept(state: State) -> np.ndarray:
+    """The UK and the colonies 40.7 names (Egypt, Palestine, Transjordan, Iraq): what the conqueror
+    takes (40.1); the rest of the Empire's hexes become American."""
+    t = _t(state)
+    ta = terrain_arrays(state)
+    return np.isin(ta.country, [*politics.nations(state)[t["nation"]].get("countries", []), *t["colonies_kept"]])
+
+
+def hexes_abroad(state: State) -> None:
+    """40.7: "Any friendly hexes and installations outside of the United Kingdom and its colonies
+    (Egypt, Palestine, Transjordan, and Iraq) become US territory (including Malta and
+    Gibraltar)": the US holds them (their income and their holder, ruling P22)."""
+    from workbench.rulesets.eto import control as ctl
+    from workbench.rulesets.eto import holders
+
+    t = _t(state)
+    ta = terrain_arrays(state)
+    keep = kept(state)
+    allied = ctl.control(state) == ctl.SIDE_CODE["allies"]
+    theirs = (holders.holders(state) == holders.code(state, t["nation"])) | np.isin(ta.country, t["abroad_always"])
+    holders.assign(state, theirs & allied & ~keep & ta.land, t["heir"])
 
 
 def _to_heir(state: State, u: Unit, heir: str) -> None:
@@ -74,6 +110,7 @@ def conquer(state: State, conqueror: str) -> list[str]:
                 continue
         gone.append(u.id)
         del state.units_by_id[u.id]
+    hexes_abroad(state)
     state.tracks["convoy.arctic.open"] = 0  # "All convoy routes except the US coast are automatically closed"
     if politics.neutral(state, heir):
         state.tracks["convoy.us_coast.opened_early"] = 1  # "the US coast automatically opens"

@@ -149,8 +149,13 @@ def nation_kind(state: State, nation: str) -> str:
 
 
 def major_of(state: State, nation: str) -> str:
-    """The major partner that pays for (and keeps the force pool of) a minor's units (ETO-27.2)."""
+    """The major partner that pays for (and keeps the force pool of) a minor's units (ETO-27.2); a
+    minor the USSR invaded under 47.2 is rebuilt with German EPs ("German EPs can be used to rebuild
+    units of the minor country")."""
     row = state.ruleset.tables["units"]["nations"].get(nation, {})
+    ws = state.markers.get("politics")
+    if ws and nation in ws.get("soviet_adventures", ()) and nation not in ws.get("conquered", {}):
+        return "GE"
     return row.get("major_partner", nation)
 
 

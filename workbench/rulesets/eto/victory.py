@@ -74,7 +74,14 @@ def winner_of(result: str) -> str | None:
 
 
 def sudden_death(state: State) -> dict[str, Any] | None:
-    """The first ``[[victory.sudden_death]]`` condition that holds now, scored (GAP-16)."""
+    """The first ``[[victory.sudden_death]]`` condition that holds now, scored (GAP-16); the
+    conquest of the Axis's last member ends any game (40.1)."""
+    fallen = (state.markers.get("politics") or {}).get("axis_fallen")
+    if fallen:
+        levels = state.game.scenario.raw.get("victory", {}).get("levels", [])
+        best = str(levels[-1]["result"]) if levels else "Allied decisive victory"  # the levels run Axis-best first
+        return _scored(state, {"winner": "allies", "level": best, "rule": "ETO-40.1",
+                               "why": f"the Axis's last member was conquered in {fallen}"})
     for entry in state.game.scenario.raw.get("victory", {}).get("sudden_death", []):
         why = _holds(state, entry)
         if why:

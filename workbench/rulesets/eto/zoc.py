@@ -25,13 +25,19 @@ def zoc(state: State, side: str) -> np.ndarray:
     return state.derived(("eto.zoc", side), lambda: _zoc(state, side), state.event_stamp)
 
 
-def _zoc(state: State, side: str) -> np.ndarray:
+def zoc_of_nations(state: State, side: str, nations: tuple[str, ...]) -> np.ndarray:
+    """``bool[N]``: the ZOC of the land units of ``nations`` (of ``side``) only: 42.5 makes one
+    Allied partnership feel the other's."""
+    return state.derived(("eto.zoc", side, nations), lambda: _zoc(state, side, set(nations)), state.event_stamp)
+
+
+def _zoc(state: State, side: str, nations: set[str] | None = None) -> np.ndarray:
     hm = state.map
     ta = terrain_arrays(state)
     out = np.zeros(hm.size, dtype=bool)
     inf, arm = [], []
     for u in state.units_by_id.values():
-        if u.side != side or not values.on_map(u):
+        if u.side != side or not values.on_map(u) or (nations is not None and u.nation not in nations):
             continue
         cls = values.unit_class(state, u)
         if cls == "infantry":

@@ -19,6 +19,8 @@ position info), never through the brain.
 * ``construction`` -- rebuilds, force-pool placements and builds (37, 23.1, 27.5).
 * ``air`` -- ground support, interception, fighter sweeps and rebasing, air offensives (12-21).
 * ``strategic`` -- strategic bombing raids and their defence (2.0-2.5).
+* ``politics`` -- declarations by the scenario's timetable, activations, claims, lend lease and
+  Vichy (35, 36.5, 39, 40.4, 43.2, 43.3).
 
 Anything else ends the step or passes.
 """
@@ -36,6 +38,7 @@ from workbench.rulesets.eto.bot import (
     construction,
     movement,
     naval,
+    politics,
     strategic,
 )
 from workbench.rulesets.eto.bot.plan import GRAB_HEXES, OBJECTIVE_PULL
@@ -47,9 +50,12 @@ Planner = Callable[[Context], "dict[str, Any] | None"]
 
 #: decision kind -> planner, in the order the brain tries them when a decision offers several kinds
 PLANNERS: tuple[tuple[str, Planner], ...] = (
+    ("create_vichy", politics.vichy), ("winter_war", politics.winter_war), ("declare_war", politics.declare),
+    ("claim_territory", politics.claim), ("activate_partner", politics.activate), ("lend_lease", politics.lend_lease),
     ("intercept", air.intercept), ("intercept_naval", naval.intercept), ("naval_search", naval.search),
     ("load_supply", naval.load), ("sail", naval.sail),
     ("raid", strategic.place), ("reinforce_box", strategic.defend),
+    ("interdict_convoy", strategic.interdict), ("escort_intercept", strategic.escort_intercept),
     ("take_losses", combat.take_losses), ("retreat", combat.retreat),
     ("advance", combat.advance), ("bt_move", combat.bt_move),
     ("buy_offensives", command.buy),
@@ -61,6 +67,7 @@ PLANNERS: tuple[tuple[str, Planner], ...] = (
     ("attack", combat.attack), ("recover_pilots", construction.recover), ("build", construction.build),
     ("rebuild", construction.build),
     ("place_hq", construction.build), ("move", movement.move), ("rail", movement.move),
+    ("place_maginot_fort", construction.maginot_fort),  # 40.5; Spain/Turkey (47.3/47.4): never tried
 )
 
 

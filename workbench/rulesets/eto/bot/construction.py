@@ -69,3 +69,20 @@ def recover(ctx: Context) -> dict[str, Any] | None:
     if o is not None:
         ctx.memo["recovered"] = n + 1
     return o
+
+
+def maginot_fort(ctx: Context) -> dict[str, Any] | None:
+    """40.5: the season's free coastal fort goes on a port (where an invasion would want to land),
+    the one nearest Britain's coast -- else on the first coastal hex offered."""
+    opts = ctx.legal("place_maginot_fort")
+    if not opts:
+        return None
+    hm = ctx.state.map
+    try:
+        london = hm.hex_of("London")
+    except KeyError:
+        return ctx.first_ok(opts[:1])
+    port = hm.hexes["port"].to_list()
+    ranked = sorted(opts, key=lambda o: (port[hm.index(o["hex"])] not in ("minor", "major"),
+                                         hm.distance(london, o["hex"]), o["hex"]))
+    return ctx.first_ok(ranked[:3])

@@ -10,6 +10,10 @@
   raid's escorts, when the raid has no more escorts than it has fighters; the raider adds escorts while the defenders in the
   box outnumber its escorts.
 * **Units in the box** (``leave_box``, 2.3): kept for the raid (the default: end the step).
+* **Arctic interdiction** (``interdict_convoy``, 3.2): while the Arctic route is open, every
+  base's eligible bombers (with its fighters as escort when they reach) fly to the nearest hex
+  of the route; the Allies keep the default route (``trace_route``: end the step) and send
+  every naval air unit of the escort box they may (``escort_intercept``, 3.5).
 """
 
 from __future__ import annotations
@@ -80,3 +84,17 @@ def defend(ctx: Context) -> dict[str, Any] | None:
     if len(defenders) > len(escorts):
         return ctx.first_ok([{"kind": "reinforce_box", "units": addable}])
     return None
+
+
+def interdict(ctx: Context) -> dict[str, Any] | None:
+    """ETO-3.2: the largest legal interdiction (one base's bombers and escorts), or None."""
+    orders = ctx.legal("interdict_convoy")
+    if not orders:
+        return None
+    return ctx.first_ok(sorted(orders, key=lambda o: -len(o["units"])))
+
+
+def escort_intercept(ctx: Context) -> dict[str, Any] | None:
+    """ETO-3.5: every naval air unit that may intercept the interdictors does."""
+    orders = ctx.legal("escort_intercept")
+    return ctx.first_ok(sorted(orders, key=lambda o: -len(o["units"]))) if orders else None
