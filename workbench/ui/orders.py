@@ -52,7 +52,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Politics and events", ("coup_choice", "subvert", "declare_war", "limited_war", "activate_partner",
                              "claim_territory", "winter_war", "lend_lease", "close_route", "open_route",
                              "create_vichy", "home_fighter", "attempt_activation", "buy_activation_modifier",
-                             "declare_adjacent")),
+                             "declare_adjacent", "place_minor")),
 )
 #: Readable names of the order kinds (the kind itself stays in the tooltip and the log).
 LABELS = {
@@ -83,7 +83,7 @@ LABELS = {
     "open_route": "Open a convoy route", "create_vichy": "Create Vichy France",
     "home_fighter": "Designate the home fighter", "attempt_activation": "Try to activate Spain or Turkey",
     "buy_activation_modifier": "Buy an activation modifier", "declare_adjacent": "Declare units on the border",
-    "place_maginot_fort": "Place a Maginot coastal fort",
+    "place_maginot_fort": "Place a Maginot coastal fort", "place_minor": "Place an invaded minor's unit",
 }
 
 

@@ -55,6 +55,7 @@ from workbench.rulesets.eto import (
     lend_lease,
     liberated_forces,
     losses,
+    minor_placement,
     naval_interception,
     naval_movement,
     naval_repair,
@@ -158,7 +159,7 @@ class ETORuleset(ETOFace, Ruleset):
             lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
             arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
-            historical.HomeFighterOrder(),
+            historical.HomeFighterOrder(), minor_placement.PlaceMinorOrder(),
         ]
         self.order_kinds = {k.kind: k for k in kinds}
         p = self.procedures
