@@ -193,6 +193,8 @@ class FlyOrder(OrderKind):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
         note_naval_air_mission(state, [*units, *(j for us in joins.values() for j in us)], mission)
         off = command.offensive(state)
+        if mission == "ground_support":
+            command.pay_minor_air(state, side, [*units, *(j for us in joins.values() for j in us)])  # 22.4
         if mission == "ground_support" and off.get("side") == side and off.get("mode") not in (None, "air"):
             off.setdefault("air_units", []).extend(u.id for u in [*units, *(j for us in joins.values() for j in us)])
         fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
@@ -307,6 +309,7 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     refuse(cooperation.mix_why_not(state, [*units, *(j for us in joins.values() for j in us)], "fly together"))  # 42.4
     if mission == "ground_support":
         refuse(command.air_half_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 42.0
+        refuse(command.minor_air_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 22.4
     start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
     to = order.get("to")
     refuse(target_why_not(state, side, mission, to, units))
