@@ -162,3 +162,25 @@ def test_eto_35_3_lebanon_syria_six_or_more_plus_one_per_three_british_sp(tmp_pa
     assert politics.partnership(s, "LS") == "western"
     s3 = new_state(tmp_path, first="1940-09", last="1940-10")
     assert "only once Vichy France exists" in activation.try_why_not(s3, "allies", "LS").why
+    s4 = new_state(tmp_path, WAR_1940 + "vichy = true\n", first="1940-09", last="1940-10", units=units)
+    politics.writable(s4).setdefault("conquered", {})["UK"] = "GE"   # "as long as the UK has not been conquered"
+    assert "has been conquered" in activation.try_why_not(s4, "allies", "LS").why
+
+
+def test_eto_41_3_minor_units_trace_to_their_own_home_sources_through_partners(tmp_path: Path) -> None:
+    """41.3: "Minor country units must trace supply to city resource hexes in the unit's home country
+    ... Supply can be traced through a partner's territory, but cannot originate at a partner's
+    supply source" -- a Rumanian unit in German-held Poland is supplied from Rumania; Rumania's
+    sources are Rumanian only; 32.8 never isolates a minor's source."""
+    from eto_kit import new_state as east_state
+
+    from workbench.rulesets.eto import supply
+
+    s = east_state(tmp_path, [unit("RO-1", "RO", "infantry", "08640"), unit("GE-1", "GE", "infantry", "08641")])
+    ta = terrain_arrays(s)
+    srcs = supply.sources(s, "RO", "axis")
+    assert srcs and all(ta.country[i] == "Romania" for i in srcs)
+    assert supply.source_nations(s, "RO") == ["RO"]
+    assert supply.traces(s, s.unit("RO-1"))
+    supply.isolated_sources(s)
+    assert not any(ta.country[s.map.index(h)] == "Romania" for h in s.markers.get("isolated_sources", {}))

@@ -286,3 +286,23 @@ def test_eto_27_1_results_are_steps_of_the_sequence(tmp_path):
     assert "combat" not in s.markers and s.clock[-1] == "4A-F: Resolve ground attacks"
     assert [e["kind"] for e in s.log if e["kind"] in ("combat", "retreat", "advance", "combat_done")] == [
         "combat", "retreat", "advance", "combat_done"]
+
+
+def test_eto_44_2_air_units_attacking_that_nations_air_get_plus_one_strength(tmp_path):
+    """44.2: "Air units attacking air units of that country receive a +1 modifier to their combat
+    strength" -- over a Soviet hex, with the bonus active against the USSR, the German fighter's
+    target number is one higher (15.3: strength + quality - target quality); the Soviet fighter's
+    is not."""
+    from eto_kit import flying_state
+
+    from workbench.rulesets.eto import air_combat, air_units
+
+    s = flying_state(tmp_path, [unit("GE-f1", "GE", "fighter", "08740"), unit("SU-f1", "SU", "fighter", "08740")],
+                     *[6] * 8)
+    ge, su = s.unit("GE-f1"), s.unit("SU-f1")
+    plain = air_units.strength(s, ge) + air_units.quality(s, ge) - air_units.quality(s, su)
+    s.tracks["blitzkrieg.SU"] = f"active:{s.turn_label}"
+    air_combat.fight(s, "08740", {"axis": [ge], "allies": [su]}, first="axis")
+    attacks = {e["data"]["attacker"]: e["data"] for e in events(s, "air_combat")}
+    assert attacks["GE-f1"]["target_number"] == plain + 1 and "blitzkrieg" in attacks["GE-f1"]["bonuses"]
+    assert "blitzkrieg" not in attacks["SU-f1"]["bonuses"]

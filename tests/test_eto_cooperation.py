@@ -139,3 +139,26 @@ def test_eto_42_0_half_the_air_units_of_an_offensive_are_the_spenders(tmp_path):
     assert command.air_half_why_not(s, "axis", [it2]) is not None       # counted over the whole offensive
     s.markers["offensive"]["mode"] = "minor"
     assert command.air_half_why_not(s, "axis", [it2]) is None           # 22.4's minor offensives are apart
+
+
+def test_eto_22_4_a_majors_air_in_a_minor_offensive_costs_one_offensive(tmp_path):
+    """22.4: "air units of one major partner can be committed for a minor country offensive; this
+    requires the major power to pay for one offensive, though it is still considered a minor country
+    offensive" -- Germany pays once, an Italian flight then is refused, and Germany needs an offensive
+    left to pay."""
+    s = new_state(tmp_path, [unit("GE-f1", "GE", "fighter", "08640"), unit("GE-f2", "GE", "fighter", "08640"),
+                             unit("IT-f1", "IT", "fighter", "08640"), unit("RO-1", "RO", "infantry", "08640")],
+                  options={"air": True}, tracks={"GE.offensives": 1})
+    s.markers["offensive"] = {"side": "axis", "mode": "minor", "nation": "RO", "nations": ["RO"], "units": []}
+    ge1, ge2, it1 = s.unit("GE-f1"), s.unit("GE-f2"), s.unit("IT-f1")
+    assert command.minor_air_why_not(s, "axis", [ge1]) is None
+    command.pay_minor_air(s, "axis", [ge1])
+    assert s.tracks["GE.offensives"] == 0 and s.markers["offensive"]["major_air"] == "GE"
+    assert command.minor_air_why_not(s, "axis", [ge2]) is None            # paid once for the offensive
+    command.pay_minor_air(s, "axis", [ge2])
+    assert s.tracks["GE.offensives"] == 0
+    why = command.minor_air_why_not(s, "axis", [it1])
+    assert why is not None and why.rule == "ETO-22.4" and "one major" in why.why
+    s.markers["offensive"] = {"side": "axis", "mode": "minor", "nation": "RO", "nations": ["RO"], "units": []}
+    why = command.minor_air_why_not(s, "axis", [ge1])
+    assert why is not None and "has none left" in why.why

@@ -279,3 +279,26 @@ def test_eto_40_1_the_axis_last_member_conquered_ends_the_game(tmp_path: Path) -
     conquest.conquer(s, "IT", "UK")
     sd = victory.sudden_death(s)
     assert sd is not None and sd["winner"] == "allies" and sd["rule"] == "ETO-40.1"
+
+
+def test_eto_39_2_the_controlling_player_places_the_invaded_minors_units(tmp_path: Path) -> None:
+    """39.2: "the player controlling the minor country places that country's units on the map. Units
+    must be placed entirely within the home country ... At least one infantry unit must be placed in
+    the country's capital" -- Norway's set-up is offered for change before play goes on."""
+    units = [unit("GE-1", "GE", "infantry", "03946"),
+             unit("NO-1", "NO", "infantry", "Unplaced", props={"deploy": "04630"}),   # Oslo, the capital
+             unit("NO-2", "NO", "infantry", "Unplaced", props={"deploy": "04521"})]   # Trondheim
+    s = offensive_state(tmp_path, WAR_1940, first="1940-04", last="1940-05", units=units)
+    s.apply({"kind": "declare_war", "nation": "GE", "target": "NO"})
+    d = s.decision
+    assert (d.side, d.rule) == ("allies", "ETO-39.2") and set(d.kinds) == {"place_minor", "pass"}
+    assert s.unit("NO-1").location == "04630" and s.unit("NO-2").location == "04521"
+    assert {"kind": "place_minor", "unit": "NO-2", "at": "03928"} in s.legal_orders()       # Bergen
+    with pytest.raises(IllegalOrder, match="capital"):
+        s.apply({"kind": "place_minor", "unit": "NO-1", "at": "03928"})                      # Oslo left empty
+    with pytest.raises(IllegalOrder, match="within the home country"):
+        s.apply({"kind": "place_minor", "unit": "NO-2", "at": "03946"})
+    s.apply({"kind": "place_minor", "unit": "NO-2", "at": "03928"})
+    assert s.unit("NO-2").location == "03928"
+    s.apply({"kind": "pass"})
+    assert s.decision.side == "axis" and s.step.key == "offensive/command"

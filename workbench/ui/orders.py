@@ -48,10 +48,11 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "interdict_convoy", "escort_intercept", "trace_route")),
     ("After combat", ("take_losses", "choose_losses", "retreat", "naval_retreat", "advance")),
     ("Production and repair", ("mobilize", "replace", "rebuild", "build", "reserve", "repair", "demobilize",
-                               "latin_america_step")),
+                               "latin_america_step", "place_maginot_fort")),
     ("Politics and events", ("coup_choice", "subvert", "declare_war", "limited_war", "activate_partner",
                              "claim_territory", "winter_war", "lend_lease", "close_route", "open_route",
-                             "create_vichy", "home_fighter")),
+                             "create_vichy", "home_fighter", "attempt_activation", "buy_activation_modifier",
+                             "declare_adjacent", "place_minor")),
 )
 #: Readable names of the order kinds (the kind itself stays in the tooltip and the log).
 LABELS = {
@@ -80,7 +81,9 @@ LABELS = {
     "activate_partner": "Roll to activate a minor country", "claim_territory": "Claim a Soviet pre-war conquest",
     "winter_war": "Begin the Winter War", "lend_lease": "Send lend lease", "close_route": "Close a convoy route",
     "open_route": "Open a convoy route", "create_vichy": "Create Vichy France",
-    "home_fighter": "Designate the home fighter",
+    "home_fighter": "Designate the home fighter", "attempt_activation": "Try to activate Spain or Turkey",
+    "buy_activation_modifier": "Buy an activation modifier", "declare_adjacent": "Declare units on the border",
+    "place_maginot_fort": "Place a Maginot coastal fort", "place_minor": "Place an invaded minor's unit",
 }
 
 

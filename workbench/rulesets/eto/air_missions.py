@@ -207,6 +207,8 @@ class FlyOrder(OrderKind):
                 u.props["role"] = r or ("bomber" if mission in BOMBER_MISSIONS else "fighter")
         note_naval_air_mission(state, [*units, *(j for us in joins.values() for j in us)], mission)
         off = command.offensive(state)
+        if mission == "ground_support":
+            command.pay_minor_air(state, side, [*units, *(j for us in joins.values() for j in us)])  # 22.4
         if mission == "ground_support" and off.get("side") == side and off.get("mode") not in (None, "air"):
             off.setdefault("air_units", []).extend(u.id for u in [*units, *(j for us in joins.values() for j in us)])
         fl = new_flight(state, side, units, mission, path, target=path[-1] if path else start, stops=stops,
@@ -365,6 +367,7 @@ def _plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[st
     refuse(cooperation.mix_why_not(state, [*units, *(j for us in joins.values() for j in us)], "fly together"))  # 42.4
     if mission == "ground_support":
         refuse(command.air_half_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 42.0
+        refuse(command.minor_air_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 22.4
     cv = carrier_destination(state, side, units, order) if mission == "change_base" else None
     if any(carriers.carrier_based(u) for u in units) and len(units) > 1:
         raise IllegalOrder("ETO-13.6", "each carrier is a base of its own: its naval air flies by its own order")

@@ -143,6 +143,40 @@ def air_half_why_not(state: State, side: str, units: list[Unit]) -> Refusal | No
     return None
 
 
+def minor_air_why_not(state: State, side: str, units: list[Unit]) -> Refusal | None:
+    """ETO-22.4: "air units of one major partner can be committed for a minor country offensive;
+    this requires the major power to pay for one offensive" -- once per minor offensive, by the one
+    major whose air flies its ground support."""
+    off = offensive(state)
+    if off.get("side") != side or off.get("mode") != "minor":
+        return None
+    majors = {u.nation for u in units if values.nation_kind(state, u.nation) == "major"}
+    paid = off.get("major_air")
+    if paid:
+        majors.discard(paid)
+        if majors:
+            return Refusal("ETO-22.4", f"only one major's air may fly in this minor offensive ({paid}'s)")
+        return None
+    if len(majors) > 1:
+        return Refusal("ETO-22.4", "only one major partner's air units may fly in a minor offensive")
+    for n in majors:
+        if track(state, f"{n}.offensives") <= 0:
+            return Refusal("ETO-22.4", f"{n}'s air in a minor offensive costs one offensive; {n} has none left")
+    return None
+
+
+def pay_minor_air(state: State, side: str, units: list[Unit]) -> None:
+    """ETO-22.4: the major pays its one offensive as its air first flies in the minor offensive."""
+    off = offensive(state)
+    if off.get("side") != side or off.get("mode") != "minor" or off.get("major_air"):
+        return
+    for n in sorted({u.nation for u in units if values.nation_kind(state, u.nation) == "major"}):
+        state.tracks[f"{n}.offensives"] = track(state, f"{n}.offensives") - 1
+        off["major_air"] = n
+        state.emit("offensive_paid", side=side, rule="ETO-22.4", nation=n,
+                   text=f"{n} spends an offensive to commit its air to {off.get('nation')}'s minor offensive")
+
+
 def can_activate(state: State, unit: Unit, side: str) -> bool:
     """Not yet activated this turn (22.0), on the map or in a transit box (24.1: the Iraq box's
     units answer to HQs in the box or in Iraq), friendly, not a partisan (45.5), HQ or air unit."""

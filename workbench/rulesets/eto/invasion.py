@@ -178,6 +178,9 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
             politics.open_front(state, mine, p)  # majors at war: every partner fights (42.0; never 42.6's)
         politics.record(state, invader=invader, by=mine, nation=n, joined=p)
         placed = deploy(state, n)
+        if rows[n].get("kind") == "minor":
+            for hook in DEPLOY_HOOKS:  # 39.2: "the player controlling the minor country places" them
+                hook(state, n, placed)
         why = "" if n == target else f" ({_chain_rule(state, n)}: invaded with {rows[target]['name']})"
         state.emit("invaded", side=politics.side_of(state, n), rule="ETO-39.3", nation=n, invader=invader,
                    partnership=p, how=how,
@@ -196,6 +199,10 @@ def _chain_rule(state: State, nation: str) -> str:
         if nation in chain["nations"]:
             return chain["rule"]
     return "ETO-39.3"
+
+
+#: ``f(state, nation, placed ids)`` run after an invaded minor's units are put down (39.2's choice).
+DEPLOY_HOOKS: list[Callable[[State, str, list[str]], None]] = []
 
 
 def deploy(state: State, nation: str) -> list[str]:

@@ -58,6 +58,7 @@ from workbench.rulesets.eto import (
     liberated_forces,
     losses,
     maginot,
+    minor_placement,
     naval_interception,
     naval_movement,
     naval_repair,
@@ -73,6 +74,7 @@ from workbench.rulesets.eto import (
     rail,
     reaction,
     reaction_attack,
+    reconnaissance,
     repair,
     replenishment,
     results,
@@ -162,7 +164,7 @@ class ETORuleset(ETOFace, Ruleset):
             lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
             arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),
             adventurism.LimitedWarOrder(), prewar_conquests.ClaimOrder(), winter_war.WinterWarOrder(),
-            historical.HomeFighterOrder(), neutral_activation.AttemptActivationOrder(),
+            historical.HomeFighterOrder(), minor_placement.PlaceMinorOrder(), neutral_activation.AttemptActivationOrder(),
             neutral_activation.BuyActivationModifierOrder(), neutral_activation.DeclareAdjacentOrder(),
             maginot.PlaceMaginotFortOrder(),
         ]
@@ -556,15 +558,24 @@ class ETORuleset(ETOFace, Ruleset):
         return super().setup_breaches(state) + setup_breaches(state)
 
     def view(self, state: State, side: str | None) -> Any:
-        secret = state.markers.get("secret_offensives")
-        if not secret or side is None:
+        """What ``side`` may see: the enemy's secret offensive purchase hidden (38.2, GAP-24) and,
+        out of air reconnaissance, every enemy stack beneath its top unit (12.7)."""
+        if side is None:
             return state
-        other_nations = set(state.game.scenario.sides[values.other(side)])
-        if not other_nations & set(secret):
+        markers = None
+        secret = state.markers.get("secret_offensives")
+        if secret:
+            other_nations = set(state.game.scenario.sides[values.other(side)])
+            if other_nations & set(secret):
+                markers = {**state.markers,
+                           "secret_offensives": {n: k for n, k in secret.items() if n not in other_nations}}
+        fogged = reconnaissance.view(state, side, markers)
+        if fogged is not None:
+            return fogged
+        if markers is None:
             return state
         import copy
 
         v = copy.copy(state)  # a shallow, read-only view: only the markers differ
-        v.markers = {**state.markers,
-                     "secret_offensives": {n: k for n, k in secret.items() if n not in other_nations}}
+        v.markers = markers
         return v

@@ -27,12 +27,12 @@ import json
 from typing import Any
 
 import numpy as np
-import polars as pl
 
+from workbench.engine import fog
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
-from workbench.engine.units import UNIT_COLUMNS, Unit, units_frame
+from workbench.engine.units import Unit
 from workbench.rulesets.ssa import values
 from workbench.rulesets.ssa.air import (
     FIGHTER_TYPES,
@@ -42,7 +42,6 @@ from workbench.rulesets.ssa.air import (
     distances,
     grounded,
 )
-from workbench.rulesets.ssa.movement import other
 
 BOMBER_TYPES = ("tactical_bomber", "strategic_bomber", "jet_bomber")
 COMBAT_EVENTS = ("combat", "air_combat", "naval_combat", "intercept", "overrun")
@@ -125,16 +124,15 @@ def revealed_hexes(state: State, side: str) -> set[str]:
     return out & set(stacks)
 
 
-class SideView:
-    """What one side may see (SSA-19).  Read-only; see the module doc and docs/rulings-ssa.md."""
+class SideView(fog.SideView):
+    """What one side may see (SSA-19): every enemy stack hidden but those revealed (19.1-19.3, 19.X).
+    Read-only; see the module doc and docs/rulings-ssa.md."""
 
     def __init__(self, state: State, side: str) -> None:
-        self._state = state
-        self.side = side
         stacks = enemy_stacks(state, side)
         seen_hexes = revealed_hexes(state, side)
         combat = in_combat(state)
-        self.revealed: dict[str, list[str]] = {}
+        revealed: dict[str, list[str]] = {}
         shown: dict[str, Unit] = {}
         hidden: dict[str, int] = {}
         for u in state.units_by_id.values():
@@ -144,7 +142,7 @@ class SideView:
             if h in seen_hexes:
                 for u in us:
                     shown[u.id] = u
-                self.revealed[h] = sorted(u.id for u in us)
+                revealed[h] = sorted(u.id for u in us)
                 continue
             vis = [u for u in us if u.id in combat]
             for u in vis:
@@ -152,60 +150,7 @@ class SideView:
             rest = len(us) - len(vis)
             if rest:
                 hidden[h] = rest
-        self.units_by_id = dict(shown)
-        self.hidden_stacks = dict(sorted(hidden.items()))
-        self.hidden_hexes = [h for h in self.hidden_stacks if h.isdigit()]
-
-    # read-only pass-throughs of public information
-    @property
-    def map(self):  # noqa: ANN201
-        return self._state.map
-
-    @property
-    def clock(self) -> tuple[str, ...]:
-        return self._state.clock
-
-    @property
-    def decision(self):  # noqa: ANN201
-        return self._state.decision
-
-    @property
-    def turn_label(self) -> str:
-        return self._state.turn_label
-
-    @property
-    def phasing(self) -> str | None:
-        return self._state.phasing
-
-    @property
-    def ruleset(self):  # noqa: ANN201
-        return self._state.ruleset
-
-    def unit(self, uid: str) -> Unit:
-        try:
-            return self.units_by_id[uid]
-        except KeyError:
-            raise KeyError(f"{self.side} cannot see a unit {uid!r}") from None
-
-    def can_see(self, uid: str) -> bool:
-        return uid in self.units_by_id
-
-    def units_at(self, location: str) -> list[Unit]:
-        return [u for u in self.units_by_id.values() if u.location == location]
-
-    def units(self) -> pl.DataFrame:
-        """Own and revealed units as in ``state.units()``, plus a ``hidden`` column; each hidden
-        enemy stack is one row: ``id = "?<hex>"``, ``type = "stack of N"``, location only."""
-        known = units_frame(list(self.units_by_id.values())).with_columns(pl.lit(0).alias("hidden"))
-        enemy = other(self.side)
-        rows = [{"id": f"?{h}", "side": enemy, "nation": None, "type": f"stack of {n}", "size": None,
-                 "location": h, "reduced": None, "hidden": n} for h, n in self.hidden_stacks.items()]
-        schema = {**UNIT_COLUMNS, "hidden": pl.Int32()}
-        extra = pl.DataFrame(rows, schema=schema)
-        return pl.concat([known.cast({"hidden": pl.Int32()}), extra])
-
-    def __repr__(self) -> str:
-        return f"<SideView {self.side}: {len(self.units_by_id)} units seen, {len(self.hidden_stacks)} hidden stacks>"
+        super().__init__(state, side, shown, hidden, revealed)
 
 
 #: SSA-19.3: the refusal that depends on the target hex (legal() still lists the targets in range).

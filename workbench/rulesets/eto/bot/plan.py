@@ -27,6 +27,8 @@ from workbench.rulesets.eto.bot.fields import goal_fields
 GRAB_HEXES = 3.0
 #: objective weight in hexes: a unit is drawn to an objective worth more as if it were nearer
 OBJECTIVE_PULL = {10: 4.0, 6: 3.0, 4: 2.0, 3: 1.5}
+#: the strength guessed for each enemy unit hidden beneath a stack's top unit (12.7): a 1941 corps
+HIDDEN_SP = 3
 
 
 def dest(o: dict[str, Any]) -> str | None:
@@ -78,6 +80,10 @@ def position_info(ctx: Context) -> dict[str, Any]:
                         enemy_sp[i] += values.strength(ctx.state, u) if values.is_combat_unit(ctx.state, u) else 0
                     except Exception:  # noqa: BLE001
                         enemy_sp[i] += 3
+    for h, n in getattr(view, "hidden_stacks", {}).items():  # 12.7: units beneath an unexamined top unit
+        if hm.has_hex(h):
+            enemy[hm.index(h)] += n
+            enemy_sp[hm.index(h)] += HIDDEN_SP * n
     objectives = []
     weights = []
     vps = []
