@@ -33,6 +33,11 @@ def _combat() -> dict[str, Any]:
     raise NotImplementedError
 
 
+def debarked_now(state: State, u: Unit) -> bool:
+    """ETO-10.5: ``u`` debarked from an STP this turn (during an offensive: this Offensive phase)."""
+    return u.props.get("debarked") == state.turn_label
+
+
 def enemy_left(state: State, c: dict[str, Any]) -> bool:
     return any(values.is_land_unit(state, u) for u in values.units_at(state, c["target"], values.other(c["side"])))
 
@@ -46,6 +51,8 @@ def primary_candidates(state: State, c: dict[str, Any]) -> list[Unit]:
             continue
         if c["mode"] == "breakthrough" and values.unit_class(state, u) != "armor":
             continue
+        if debarked_now(state, u):
+            continue  # 10.5: "Units that debark and attack in the same Offensive phase cannot advance"
         if stacking.fits(state, c["target"], u.side, [u]):
             out.append(u)
     return sorted(out, key=lambda u: u.id)
@@ -65,8 +72,8 @@ def secondary_candidates(state: State, c: dict[str, Any]) -> list[tuple[Unit, st
                 or not values.is_combat_unit(state, u) or u.id in busy or u.id in c.get("advanced", []) \
                 or u.props.get("sec_adv"):
             continue
-        if values.unit_class(state, u) == "paratroop":
-            continue
+        if values.unit_class(state, u) == "paratroop" or (debarked_now(state, u) and u.props.get("attacked")):
+            continue  # 10.5: a unit that debarked and attacked this Offensive phase does not advance
         i = hm.index(u.location)
         if ez[i]:
             mates = [o for o in values.units_at(state, u.location, side) if values.is_combat_unit(state, o)]

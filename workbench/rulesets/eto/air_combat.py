@@ -22,7 +22,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_units, values
+from workbench.rulesets.eto import air_units, pilot_recovery, values
 from workbench.rulesets.eto.values import FORCE_POOL
 
 Pair = tuple[str, str]
@@ -240,12 +240,15 @@ def lose_step(state: State, u: Unit, rule: str, why: str = "") -> str:
             return "point lost"
         eliminate(state, u, "ETO-18.1", why)
         return "eliminated"
+    pilot_recovery.note_loss(state, u)  # 34.3: over home ground, rebuilt at the turn's end
     if air_units.steps_left(state, u) >= 2:
         u.reduced = True
         air_units.record_loss(state, u, 1)
         state.emit("depleted", side=u.side, rule=rule, text=f"{u.id} loses a step{why}", unit=u.id, at=u.location)
         return "depleted"
+    home = bool(u.props.get(pilot_recovery.MARK) == state.turn_label)
     eliminate(state, u, rule, why)
+    pilot_recovery.after_elimination(state, u, home)
     return "eliminated"
 
 

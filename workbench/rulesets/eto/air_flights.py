@@ -19,7 +19,7 @@ from workbench import hexgrid
 from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import air_units, airbases, values
+from workbench.rulesets.eto import air_units, airbases, carriers, naval_units, values
 from workbench.rulesets.eto.control import NEUTRAL, control
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import air_grounded
@@ -147,9 +147,15 @@ def arrive(state: State, fl: dict[str, Any]) -> None:
     state.emit("air_arrive", side=fl["side"], rule="ETO-13.0", flight=fl["id"], hex=fl["at"],
                text=f"{', '.join(u.id for u in live)} reach {fl['at']}")
     if fl["mission"] == "change_base":
+        cv = state.units_by_id.get(fl.get("carrier") or "")
         for u in live:
             u.flag("flight", None)
-            airbases.land(state, u, fl["at"])
+            if cv is not None and cv.location not in (values.FORCE_POOL, values.PERMANENT) \
+                    and carriers.may_base_why_not(state, u, cv) is None:
+                carriers.land_on(state, u, cv)  # 13.3: a CV as the end of a change of base
+            else:
+                carriers.leave(u)
+                airbases.land(state, u, fl["at"])
         fl["ended"] = True
         return
     hook = ARRIVAL_HOOKS.get(fl["mission"])
@@ -176,6 +182,14 @@ def return_all(state: State, *_: Any) -> None:
         u.flag("flight", None)
         u.props.pop("aborted", None)
         u.props.pop("role", None)
+        if carriers.carrier_based(u):
+            cv = carriers.carrier_of(state, u)
+            if cv is not None and not naval_units.damaged(cv):
+                carriers.sync(state, u)  # 13.2: back to the carrier it took off from
+                back.append(u.id)
+            else:  # 13.4: the carrier was sunk or damaged while its air was up
+                carriers.orphan_lands(state, u, u.location)
+            continue
         if base is None:
             continue
         if airbases.is_friendly_base(state, u.side, base):

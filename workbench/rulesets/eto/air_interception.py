@@ -29,6 +29,7 @@ from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
     air_combat,
     air_flights,
+    air_supply,
     air_units,
     airbases,
     commitment,
@@ -80,7 +81,10 @@ def interceptor_why_not(state: State, u: Unit, fl: dict[str, Any]) -> Refusal | 
     if why:
         return why
     dist = state.map.distance(u.location, at)
-    if dist > air_units.air_range(state, u):
+    if dist > air_supply.mission_range(state, u):
+        if air_supply.marked(u):
+            return Refusal(air_supply.RULE, f"{u.id} is out of supply: it flies missions only over its base hex or "
+                                            f"an adjacent one; {at} is {dist} hexes from {u.location}")
         return Refusal("ETO-14.1", f"{at} is {dist} hexes from {u.location}, beyond {u.id}'s range of "
                                    f"{air_units.air_range(state, u)}")
     grounded = air_grounded(state)
@@ -207,7 +211,7 @@ class InterceptOrder(OrderKind):
             path = []
         elif not isinstance(path, list) or path[-1] != fl["at"]:
             raise IllegalOrder("ETO-14.1", f"the interceptors' path must end where the enemy is, {fl['at']}")
-        rng = min(air_units.air_range(state, u) for u in units)
+        rng = min(air_supply.mission_range(state, u) for u in units)
         refuse(air_flights.path_why_not(state, f["side"], start, path, rng))
         return fl, units, path
 

@@ -32,8 +32,10 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    air_supply,
     air_units,
     airbases,
+    carriers,
     combat,
     command,
     commitment,
@@ -41,6 +43,7 @@ from workbench.rulesets.eto import (
     historical,
     installation_bombing,
     italian_restrictions,
+    naval_units,
     values,
 )
 from workbench.rulesets.eto.air_flights import (
@@ -86,7 +89,8 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
     if not air_units.is_air(state, u) and not (air_units.is_atp(state, u) and mission == "change_base"):
         return Refusal("ETO-12.1", f"{u.id} is not an air unit" + (
             " (an ATP marker flies transport orders, or changes base, 18.1)" if air_units.is_atp(state, u) else ""))
-    if not values.on_map(u) or air_units.airborne(u):
+    afloat = carriers.carrier_of(state, u) is not None  # 13.3: a carrier is its base, wherever it is
+    if not (values.on_map(u) or afloat) or air_units.airborne(u):
         return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
     if u.props.get("debarked") == state.turn_label:
         return Refusal("ETO-10.5", f"{u.id} debarked in {u.location} this turn: an air unit debarked in a port "
@@ -99,13 +103,16 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
     why = naval_air_why_not(state, u)
     if why:
         return why
-    if air_grounded(state)[state.map.index(u.location)]:
-        return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
+    start = carriers.launch_hex(state, u, to) if afloat else u.location
+    if start is not None and air_grounded(state)[state.map.index(start)]:
+        return Refusal("ETO-1.4", f"air is grounded in the weather zone of {start} this month")
+    if start is None and mission != "change_base":
+        return Refusal("ETO-13.1", f"{u.id}'s carrier is in a sea area without a hex grid: its air flies missions "
+                                   "only within that area (naval interception, 16.5) or changes base to another "
+                                   "carrier there")
     if mission == "attack_air" and not air_units.has_quality(state, u):
         return Refusal("ETO-12.3", f"{u.id} is a bomber; only fighters attack enemy air units")
-    from workbench.rulesets.eto.carriers import mission_why_not
-
-    why = mission_why_not(state, u, mission)  # 13.3: a damaged carrier's air only changes base
+    why = carriers.mission_why_not(state, u, mission)  # 13.3: a damaged carrier's air only changes base
     if why:
         return why
     if mission in ("attack_naval", "bomb") and not air_units.class_row(state, u).get("bomber") and not escort:
@@ -183,8 +190,15 @@ class FlyOrder(OrderKind):
         plan(state, order)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
-        units, mission, path, stops, side = plan(state, order)
+        units, mission, path, stops, side, start = _plan(state, order)
         joins = pickups(state, order)
+        if start is None:  # 13.1: from carrier to carrier inside a sea area without a hex grid
+            note_naval_air_mission(state, units, mission)
+            for u in units:
+                carriers.land_on(state, u, state.unit(str(order["carrier"])))
+            return
+        for u in units:
+            u.location = start
         for u in [*units, *(j for us in joins.values() for j in us)]:
             commitment.commit_for(state, u, phase=phase_for(state, side), mission=mission,
                                   defending=defending_for(state, side, mission, str(order["to"])))
@@ -197,9 +211,11 @@ class FlyOrder(OrderKind):
             command.pay_minor_air(state, side, [*units, *(j for us in joins.values() for j in us)])  # 22.4
         if mission == "ground_support" and off.get("side") == side and off.get("mode") not in (None, "air"):
             off.setdefault("air_units", []).extend(u.id for u in [*units, *(j for us in joins.values() for j in us)])
-        fl = new_flight(state, side, units, mission, path, target=str(order["to"]), stops=stops,
+        fl = new_flight(state, side, units, mission, path, target=path[-1] if path else start, stops=stops,
                         targets=order.get("targets"))
         fl["joins"] = {b: [u.id for u in us] for b, us in joins.items()}
+        if mission == "change_base" and order.get("carrier"):
+            fl["carrier"] = str(order["carrier"])  # 13.3: the change of base ends on this carrier
         fly_on(state, fl["id"])
 
 
@@ -215,11 +231,16 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
     """Hexes in range a mission could go to, nearest first (for the order list)."""
     hm = state.map
     enemy = values.other(side)
-    rng = air_units.air_range(state, u)
-    d = hm.dist_from(u.location)
+    rng = air_supply.mission_range(state, u)  # 33.7: one hex while out of supply
+    start = carriers.launch_hex(state, u) if carriers.carrier_of(state, u) is not None else u.location
+    if start is None or not hm.has_hex(start):
+        return []
+    d = hm.dist_from(start)
     if mission == "change_base":
-        rng *= int(airbases.table(state)["change_base_hop_multiplier"])
-        cand = {b for b in airbases.friendly_bases(state, side) if b != u.location
+        rng = air_units.air_range(state, u) * int(airbases.table(state)["change_base_hop_multiplier"])
+        if air_supply.marked(u) and phase_for(state, side) != "naval-air":
+            rng = air_supply.mission_range(state, u)
+        cand = {b for b in airbases.friendly_bases(state, side) if b != start
                 and airbases.has_room(state, side, b, u)}
     elif mission == "attack_air":
         cand = {e.location for e in air_units.air_units(state, enemy) if not air_units.airborne(e)
@@ -250,6 +271,9 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
         cand |= {h for h, m in state.markers.get("forts", {}).items() if m.get("side") == enemy}
     else:
         cand = set()
+    if carriers.carrier_based(u):  # 13.1/13.3: from the carrier's area hex nearest each target
+        near = {c: hm.distance(str(carriers.launch_hex(state, u, c)), c) for c in cand}
+        return sorted((c for c in cand if near[c] <= rng), key=lambda c: (near[c], c))
     return sorted((c for c in cand if d[hm.index(c)] <= rng), key=lambda c: (int(d[hm.index(c)]), c))
 
 
@@ -287,12 +311,46 @@ def _pickup_path(state: State, side: str, start: str, to: str, joins: dict[str, 
     refuse(path_why_not(state, side, start, path, rng))
     for b, us in joins.items():
         rest = path[path.index(b) + 1:]
-        refuse(path_why_not(state, side, b, rest, min(air_units.air_range(state, u) for u in us)))
+        refuse(path_why_not(state, side, b, rest, min(air_supply.mission_range(state, u) for u in us)))
     return path
+
+
+def takeoff(state: State, units: list[Unit], toward: str | None) -> str | None:
+    """The hex the flight takes off from: the units' base hex, or their carrier's (13.1, 13.3:
+    :func:`carriers.launch_hex`; None for a carrier in a sea area without a hex grid)."""
+    if carriers.carrier_of(state, units[0]) is not None:
+        return carriers.launch_hex(state, units[0], toward if toward and state.map.has_hex(toward) else None)
+    return one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
+
+
+def carrier_destination(state: State, side: str, units: list[Unit], order: dict[str, Any]) -> Unit | None:
+    """ETO-13.3: the CV or CVE a change of base ends on (``carrier``), checked: a friendly carrier
+    at ``to`` (its hex or sea area) that may take the naval air unit."""
+    cid = order.get("carrier")
+    if cid is None:
+        return None
+    cv = state.units_by_id.get(cid) if isinstance(cid, str) else None
+    if cv is None or cv.side != side or not naval_units.is_carrier(state, cv) \
+            or cv.location in (values.FORCE_POOL, values.PERMANENT):
+        raise IllegalOrder("ETO-13.3", f"{cid!r} is not a friendly CV or CVE on the map")
+    if order.get("to") != cv.location:
+        raise IllegalOrder("ETO-13.3", f"{cv.id} is at {cv.location}: name that as the change of base's end")
+    for u in units:
+        if u.props.get("carrier") == cv.id:
+            raise IllegalOrder("ETO-13.3", f"{u.id} is already on {cv.id}")
+        refuse(carriers.may_base_why_not(state, u, cv))
+    return cv
 
 
 def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str], list[str], str]:
     """Check a ``fly`` order; returns (units, mission, path, change-of-base stops, side)."""
+    units, mission, path, stops, side, _start = _plan(state, order)
+    return units, mission, path, stops, side
+
+
+def _plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str], list[str], str, str | None]:
+    """:func:`plan`, and the hex the flight takes off from (None: from carrier to carrier inside
+    a sea area without a hex grid, no flight)."""
     d = state.decision
     side = d.side if d else ""
     mission = order.get("mission")
@@ -310,21 +368,52 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
     if mission == "ground_support":
         refuse(command.air_half_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 42.0
         refuse(command.minor_air_why_not(state, side, [*units, *(j for us in joins.values() for j in us)]))  # 22.4
-    start = one_base(units, "air units")  # they join over the target, or are picked up on the way (13.6)
+    cv = carrier_destination(state, side, units, order) if mission == "change_base" else None
+    if any(carriers.carrier_based(u) for u in units) and len(units) > 1:
+        raise IllegalOrder("ETO-13.6", "each carrier is a base of its own: its naval air flies by its own order")
     to = order.get("to")
+    toward = to if isinstance(to, str) and state.map.has_hex(to) else None
+    if cv is not None and toward is None:
+        first = takeoff(state, units, None)
+        toward = carriers.landing_hex(state, cv, first) if first else None
+    start = takeoff(state, units, toward)
+    if start is None:
+        own = carriers.carrier_of(state, units[0])
+        if cv is not None and own is not None and own.location == cv.location and not order.get("via"):
+            return units, mission, [], [], side, None  # 13.1: carrier to carrier inside an area without a hex grid
+        raise IllegalOrder("ETO-13.1", f"{units[0].id}'s carrier is in a sea area without a hex grid: its air "
+                                       "changes base only to another carrier in that area")
+    if cv is not None:
+        if carriers.landing_hex(state, cv, start) is None:
+            raise IllegalOrder("ETO-13.1", f"{cv.id} is in {cv.location}, a sea area without a hex grid: no flight "
+                                           "from outside the area enters it")
+        to = carriers.landing_hex(state, cv, start)
     refuse(target_why_not(state, side, mission, to, units))
-    rng = min(air_units.air_range(state, u) for u in units)
+    rng = min(air_supply.mission_range(state, u) for u in units)  # 33.7: one hex while out of supply
+    if mission != "change_base":
+        refuse(air_supply.target_why_not(state, [*units, *(j for us in joins.values() for j in us)], str(to)))
     stops: list[str] = []
     if joins:
-        return units, mission, _pickup_path(state, side, start, str(to), joins, rng), [], side
+        return units, mission, _pickup_path(state, side, start, str(to), joins, rng), [], side, start
     if mission == "change_base":
         via = order.get("via") or []
         if not isinstance(via, list) or len(via) + 1 > int(airbases.table(state)["change_base_hops"]):
             raise IllegalOrder("ETO-12.3", "a change of base makes at most three hops")
-        hop = int(airbases.table(state)["change_base_hop_multiplier"]) * rng
+        refuse(air_supply.change_base_why_not(state, units, via, start, str(to), phase_for(state, side)))
+        hop = int(airbases.table(state)["change_base_hop_multiplier"]) * min(air_units.air_range(state, u) for u in units)
         path: list[str] = []
         prev = start
         for stop in [*via, to]:
+            if isinstance(stop, str) and stop in state.units_by_id and naval_units.is_carrier(state, state.unit(stop)):
+                raise IllegalOrder("ETO-13.3", f"a carrier can be the start or the end of a change of base, never an "
+                                               f"intermediate base ({stop})")
+            if cv is not None and stop == to:  # 13.3: the change of base ends on the carrier
+                end = str(carriers.landing_hex(state, cv, prev))
+                leg = path_to(state, prev, end) if end != prev else []
+                refuse(path_why_not(state, side, prev, leg, hop))
+                path += leg
+                stops.append(end)
+                break
             if not isinstance(stop, str) or not airbases.is_friendly_base(state, side, stop):
                 raise IllegalOrder("ETO-12.3", f"each hop of a change of base ends on a friendly airbase; {stop} is none")
             leg = path_to(state, prev, stop)
@@ -333,15 +422,16 @@ def plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[str
             stops.append(stop)
             prev = stop
         for u in units:
-            refuse(airbases.may_base_why_not(state, u, to))
+            if cv is None:
+                refuse(airbases.may_base_why_not(state, u, to))
         refuse(historical.fc_mission_why_not(state, units, [start, *path]))  # 46.5 (optional)
-        if len(units) > 1 and airbases.capacity(state, to) - airbases.load(state, to, side) < len(units):
+        if cv is None and len(units) > 1 and airbases.capacity(state, to) - airbases.load(state, to, side) < len(units):
             raise IllegalOrder("ETO-13.4", f"{to} has room for {airbases.capacity(state, to) - airbases.load(state, to, side)} "
                                            "more air units")
-        return units, mission, path, stops[:-1], side
+        return units, mission, path, stops[:-1], side, start
     path = order.get("path") or path_to(state, start, to)
     if not isinstance(path, list) or not path and start != to or (path and path[-1] != to):
         raise IllegalOrder("ETO-13.0", f"the path must end on the target {to}")
     refuse(path_why_not(state, side, start, path, rng))
     refuse(historical.fc_mission_why_not(state, units, list(path)))  # 46.5 (optional)
-    return units, mission, list(path), [], side
+    return units, mission, list(path), [], side, start

@@ -39,11 +39,14 @@ from workbench.rulesets.eto import (
     air_flights,
     air_interception,
     air_naval,
+    air_supply,
     air_units,
+    carriers,
     commitment,
     italian_restrictions,
     naval_movement,
     naval_units,
+    sea_paths,
     values,
 )
 from workbench.rulesets.eto.weather import air_grounded
@@ -71,13 +74,35 @@ def reach_hexes(state: State, space: str) -> list[str]:
     return list(hm.cached(("eto.area_hexes", space), compute))
 
 
-def target_hex(state: State, u: Unit, space: str) -> str | None:
-    """The hex of ``space`` nearest ``u``'s base, if within its range (13.0, 14.1)."""
+def base_hex(state: State, u: Unit, space: str) -> str | None:
+    """The hex ``u`` takes off from: its base, or its carrier's hex (the hex of the carrier's
+    gridded area nearest ``space``; None without a hex grid: 13.1, 16.5)."""
+    if state.map.has_hex(u.location) and not u.props.get("carrier"):
+        return u.location
     hexes = reach_hexes(state, space)
-    if not hexes or not state.map.has_hex(u.location):
+    cv = carriers.carrier_of(state, u)
+    if not hexes or cv is None:
         return None
-    best = min(hexes, key=lambda h: (state.map.distance(u.location, h), h))
-    return best if state.map.distance(u.location, best) <= air_units.air_range(state, u) else None
+    if cv.location == space or cv.location in hexes:
+        return cv.location if state.map.has_hex(cv.location) else hexes[0]
+    own = reach_hexes(state, cv.location)
+    if not own:
+        return None
+    hm = state.map
+    d = hm.dist_to_set(np.array([hm.index(h) for h in own]))
+    nearest = min(hexes, key=lambda h: (int(d[hm.index(h)]), h))
+    return carriers.launch_hex(state, u, nearest)
+
+
+def target_hex(state: State, u: Unit, space: str, voyage: dict[str, Any] | None = None) -> str | None:
+    """The hex of ``space`` nearest ``u``'s base, if within its range (13.0, 14.1); of the hexes
+    the voyage traced through it, if it traced any (7.4: :mod:`sea_paths`)."""
+    hexes = sea_paths.traced(voyage, space) or reach_hexes(state, space)
+    start = base_hex(state, u, space)
+    if not hexes or start is None:
+        return None
+    best = min(hexes, key=lambda h: (state.map.distance(start, h), h))
+    return best if state.map.distance(start, best) <= air_supply.mission_range(state, u) else None  # 33.7
 
 
 def targets(state: State, voyage: dict[str, Any]) -> list[Unit]:
@@ -92,7 +117,7 @@ def entered_range(state: State, u: Unit, voyage: dict[str, Any]) -> bool:
     """ETO-14.4 (End phase): the voyage was out of ``u``'s interception range somewhere before
     the space it is in now -- it began the phase out of range, or left the range and re-entered."""
     done = len(voyage["path"]) - len(voyage["left"]) - 1
-    return any(target_hex(state, u, sp) is None for sp in [voyage["from"], *voyage["path"][:max(done, 0)]])
+    return any(target_hex(state, u, sp, voyage) is None for sp in [voyage["from"], *voyage["path"][:max(done, 0)]])
 
 
 def interceptor_why_not(state: State, u: Unit, side: str, space: str,
@@ -109,25 +134,39 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
         state, u, "an air attack on ships")  # 46.1 (optional)
     if why:
         return why
-    if air_units.airborne(u) or not values.on_map(u) or not state.map.has_hex(u.location):
-        return Refusal("ETO-14.1", f"{u.id} is not on a land base")
-    if u.props.get("carrier"):
-        return Refusal("ETO-16.5", f"{u.id} is carrier-based: it strikes ships in naval interception (9.0)")
+    cv = carriers.carrier_of(state, u)
+    if air_units.airborne(u) or not (values.on_map(u) or cv is not None):
+        return Refusal("ETO-14.1", f"{u.id} is not on a base")
+    if cv is not None:  # 8.5, 16.5: a CV's air intercepts ships like land-based air, within range
+        why = carriers.mission_why_not(state, u, "intercept")
+        if why:
+            return why
+        if cv.props.get("oos"):
+            return Refusal("ETO-33.8", f"{u.id}'s carrier {cv.id} is marked out of supply: its air intercepts nothing")
+        if base_hex(state, u, space) is None:
+            return Refusal("ETO-16.5", f"{u.id}'s carrier is in a sea area without a hex grid: its air attacks ships "
+                                       "only in naval interception there (9.0)")
+    elif u.props.get("carrier"):
+        return Refusal("ETO-13.3", f"{u.id}'s carrier is gone")
     if u.props.get("overstacked"):
         return Refusal("ETO-13.4", f"{u.id} is overstacked and may only change base")
     if air_combat.aborted(u):
         return Refusal("ETO-15.6", f"{u.id} is aborted")
-    if air_grounded(state)[state.map.index(u.location)]:
-        return Refusal("ETO-1.4", f"air is grounded in the weather zone of {u.location} this month")
+    start = base_hex(state, u, space)
+    if start is not None and air_grounded(state)[state.map.index(start)]:
+        return Refusal("ETO-1.4", f"air is grounded in the weather zone of {start} this month")
     if not reach_hexes(state, space):
         return Refusal("ETO-16.5", f"{space} has no hex grid: only carrier-based naval air reaches ships there")
-    to = target_hex(state, u, space)
+    voyage = voyage or naval_movement.voyage_record(state)
+    to = target_hex(state, u, space, voyage)
     if to is None:
+        if air_supply.marked(u):
+            return Refusal(air_supply.RULE, f"{u.id} is out of supply: it flies missions only over its base hex or "
+                                            f"an adjacent one; {space} is farther")
         return Refusal("ETO-14.1", f"{space} is beyond {u.id}'s range of {air_units.air_range(state, u)} "
-                                   f"from {u.location}")
+                                   f"from {start}")
     if air_grounded(state)[state.map.index(to)]:
         return Refusal("ETO-1.4", f"air is grounded over {to} this month")
-    voyage = voyage or naval_movement.voyage_record(state)
     if voyage is not None and voyage["phase"] == "end" and not entered_range(state, u, voyage):
         return Refusal("ETO-14.4", f"in the End phase air intercepts only ships that enter its range during the "
                                    f"phase; these began it within {u.id}'s range and have not left it")
@@ -202,10 +241,13 @@ class InterceptShipsOrder(OrderKind):
         units = air_flights.named_units(state, order.get("units"), RULE, "name the bombers that intercept")
         for u in units:
             refuse(interceptor_why_not(state, u, f["side"], space))
-        start = air_flights.one_base(units, "interceptors")
-        to = str(target_hex(state, units[0], space))
+        if any(u.props.get("carrier") for u in units) and len(units) > 1:
+            raise IllegalOrder("ETO-13.6", "each carrier is a base of its own: its air intercepts by its own order")
+        start = str(base_hex(state, units[0], space)) if units[0].props.get("carrier") \
+            else air_flights.one_base(units, "interceptors")
+        to = str(target_hex(state, units[0], space, naval_movement.voyage_record(state)))
         path = air_flights.path_to(state, start, to) if start != to else []
-        rng = min(air_units.air_range(state, u) for u in units)
+        rng = min(air_supply.mission_range(state, u) for u in units)
         refuse(air_flights.path_why_not(state, f["side"], start, path, rng))
         return space, units, path, to
 
@@ -215,6 +257,8 @@ class InterceptShipsOrder(OrderKind):
     def execute(self, state: State, order: dict[str, Any]) -> None:
         space, units, path, to = self._plan(state, order)
         side = units[0].side
+        if units[0].props.get("carrier"):
+            units[0].location = str(base_hex(state, units[0], space))  # takes off from its carrier's hex
         air_flights.note_naval_air_mission(state, units, "intercept")  # 12.4: its one interception
         for u in units:
             commitment.commit_for(state, u, phase=air_flights.phase_for(state, side), mission="intercept")

@@ -82,10 +82,11 @@ def friendly_bases(state: State, side: str) -> list[str]:
 
 def based_at(state: State, label: str, side: str | None = None) -> list[Unit]:
     """Air units and ATP markers standing on the hex's bases (not flying), top of the stacking
-    order first (13.4)."""
+    order first (13.4); naval air on a carrier in the hex is on its carrier, not on these bases
+    (13.3)."""
     out = [u for u in state.units_by_id.values()
            if u.location == label and air_units.flies(state, u) and not air_units.airborne(u)
-           and (side is None or u.side == side)]
+           and (side is None or u.side == side) and not u.props.get("carrier")]
     return sorted(out, key=lambda u: (int(u.props.get("base_order", 0)), u.id))
 
 

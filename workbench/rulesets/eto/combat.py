@@ -338,6 +338,9 @@ def target_why_not(state: State, side: str, target: str, attackers: list[Unit], 
         at = sea_transport.space_of(state, u)
         if u not in amph and (hm.distance(u.location, target) != 1 or not can_attack_across(state, u.location, target)):
             return Refusal("ETO-26.0", f"{u.id} is not adjacent to {target} across a hexside it could cross")
+        if mode in ("breakthrough", "exploitation") and sea_transport.debarked_this_turn(state, u):
+            return Refusal("ETO-10.5", f"{u.id} debarked this Offensive phase: debarking units make regular attacks, "
+                                       f"not {mode} attacks")
         if off.get("mode") == "hq" and values.unit_class(state, u) == "infantry" and \
                 not any(in_radius(state, state.unit(h), at) for h in off["hqs"]):
             return Refusal("ETO-26.3", f"infantry {u.id} is outside the command radius of the activated HQ")

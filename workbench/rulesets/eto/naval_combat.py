@@ -45,10 +45,11 @@ class Plan:
     targets: list[str] = field(default_factory=list)
     withdraw: str | list[str] | None = None
     pursue: bool = True
+    air_roles: dict[str, str] = field(default_factory=dict)
 
 
 #: Order fields that carry a side's battle plan (``sail``, ``intercept_naval``, ``naval_search``).
-PLAN_FIELDS = ("targets", "hold_out", "withdraw", "withdraw_all", "pursue")
+PLAN_FIELDS = ("targets", "hold_out", "withdraw", "withdraw_all", "pursue", "air_roles")
 
 
 def plan_of(order: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +66,10 @@ def plan_why_not(order: dict[str, Any], units: list[str]) -> Refusal | None:
             return Refusal(rule, f"{key} names units not in this stack: {', '.join(map(str, bad))}")
     if order.get("withdraw") and order.get("withdraw_all"):
         return Refusal("ETO-9.6", "give either withdraw (some units) or withdraw_all, not both")
+    bad = [r for r in (order.get("air_roles") or {}).values() if r not in ("fighter", "bomber")]
+    if bad:
+        return Refusal("ETO-16.5", f"a carrier air unit flies as \"fighter\" (against the enemy's carrier air) or "
+                                   f"\"bomber\" (against its ships), not {bad[0]!r}")
     return None
 
 
@@ -76,7 +81,7 @@ def plan_from(fields: dict[str, Any] | None) -> Plan | None:
         return None
     return Plan(hold_out={1: list(fields.get("hold_out") or [])}, targets=list(fields.get("targets") or []),
                 withdraw="all" if fields.get("withdraw_all") else (list(fields.get("withdraw") or []) or None),
-                pursue=bool(fields.get("pursue", True)))
+                pursue=bool(fields.get("pursue", True)), air_roles=dict(fields.get("air_roles") or {}))
 
 
 def committed_why_not(state: State, mine: list[Unit], theirs: list[Unit], held: list[str]) -> str | None:
@@ -181,23 +186,52 @@ def _withdrawals(state: State, side: str, ships: list[Unit], plan: Plan, strict:
     return chosen
 
 
-def carrier_strikes(state: State, sides: dict[str, list[Unit]], *, only: str | None = None) -> list[dict[str, Any]]:
-    """ETO-9.0: the naval air on an undamaged CV in the battle attacks the enemy ships before any
-    gunfire (air-naval combat, 16.0).  ``only``: just that side's air strikes (8.7: the air of an
-    evaded group in an ungridded space)."""
-    from workbench.rulesets.eto import air_naval, air_units
+def carrier_strikes(state: State, sides: dict[str, list[Unit]], *, only: str | None = None,
+                    plans: dict[str, Plan] | None = None, space: str | None = None) -> list[dict[str, Any]]:
+    """ETO-9.0, 16.5: the naval air on an undamaged CV in the battle attacks the enemy ships before
+    any gunfire (air-naval combat, 16.0).  16.5: carrier air "can attack enemy naval (or naval air)
+    units": each unit flies as a bomber unless its side's plan (``air_roles``) makes it a fighter;
+    when fighters are among the carrier air of the two sides, the air-to-air combat (15.0) over the
+    battle's space comes first, and only unaborted bombers then strike (16.0).  ``only``: just that
+    side's air strikes (8.7: the air of an evaded group in an ungridded space) -- the enemy's
+    carrier air still defends."""
+    from workbench.rulesets.eto import air_combat, air_naval, air_units, carriers
 
-    out = []
+    plans = plans or {}
+    flying: dict[str, list[Unit]] = {}
     for side, ships in sides.items():
+        cvs = [u for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)
+               and u.location not in ("Force pool", "Eliminated")]
+        air = [a for cv in cvs for a in carriers.aboard(state, cv) if not air_units.airborne(a)]
+        roles = plans[side].air_roles if side in plans and plans[side] else {}
+        for a in air:
+            a.props["role"] = roles.get(a.id, "bomber")
+        flying[side] = air
+    where = space or next((u.location for us in sides.values() for u in us), "")
+    if sum(1 for us in flying.values() if us) == 2 \
+            and any(air_units.is_fighter(state, a) for us in flying.values() for a in us):
+        for us in flying.values():
+            for a in us:
+                a.location = where  # the carrier air meets over the battle's space
+        first = only or next(iter(sides))
+        state.emit("air_battle", rule="ETO-16.5", at=where,
+                   text=f"carrier air meets carrier air over {where}: "
+                        + "; ".join(f"{s} {', '.join(a.id for a in us)}" for s, us in flying.items()))
+        air_combat.fight(state, where, flying, first=first)
+    out = []
+    for side, air in flying.items():
         if only is not None and side != only:
             continue
         enemy = [u for s, us in sides.items() if s != side for u in _afloat(state, us)]
-        cvs = {u.id for u in ships if naval_units.kind(state, u) in ("CV", "CVE") and not naval_units.damaged(u)}
-        for air in air_units.air_units(state, side):
-            if air.props.get("carrier") not in cvs or not _afloat(state, enemy):
+        for a in air:
+            if not _afloat(state, enemy) or a.location in ("Force pool", "Eliminated") or air_combat.aborted(a) \
+                    or not air_units.is_bomber(state, a):
                 continue
-            air.props["role"] = "bomber"
-            out.append(air_naval.bomb_ships(state, air, _afloat(state, enemy), carrier=True))
+            out.append(air_naval.bomb_ships(state, a, _afloat(state, enemy), carrier=True))
+    for us in flying.values():
+        for a in us:
+            a.props.pop("aborted", None)  # back on the carrier: an abort ends the mission only (15.6)
+            carriers.sync(state, a)
     return out
 
 
@@ -213,7 +247,7 @@ def resolve(state: State, space: str, sides: dict[str, list[Unit]], *, plans: di
     out: dict[str, Any] = {"space": space, "rounds": [], "withdrew": {a: [], b: []}}
     state.emit("naval_battle", rule=RULE, at=space,
                text=f"naval battle at {space}: " + "; ".join(f"{s} {', '.join(u.id for u in us)}" for s, us in sides.items()))
-    out["air"] = carrier_strikes(state, sides)
+    out["air"] = carrier_strikes(state, sides, plans=plans, space=space)
     fighting = {s: _afloat(state, us) for s, us in sides.items()}
     for rnd in (1, 2):
         committed = {}

@@ -273,7 +273,7 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
             evaded = True
             state.emit("evaded", side=live_t[0].side, rule="ETO-8.7", at=space,
                        text=f"{', '.join(u.id for u in live_t)} evade {', '.join(u.id for u in grp)}")
-            out["air"] = out.get("air", []) + evaded_air_strikes(state, side, grp, live_t, space)
+            out["air"] = out.get("air", []) + evaded_air_strikes(state, side, grp, live_t, space, plans=plans)
             continue
         res = submarines.battle(state, space, side, grp, live_t, plans=plans, strict=strict)  # 9.0, 11.2, 11.3
         for uid_list in res["withdrew"].values():
@@ -283,7 +283,8 @@ def attempt(state: State, side: str, units: list[Unit], space: str, target: list
     return out
 
 
-def evaded_air_strikes(state: State, side: str, group: list[Unit], target: list[Unit], space: str) -> list[dict[str, Any]]:
+def evaded_air_strikes(state: State, side: str, group: list[Unit], target: list[Unit], space: str, *,
+                       plans: dict[str, naval_combat.Plan] | None = None) -> list[dict[str, Any]]:
     """ETO-8.7, 16.5: "If the interception is taking place in a sea space without a hex grid and the
     evaded group contains any naval air units, those air units can still attack the evading
     stack"; "Carrier-based air units can attack even if the enemy (or their own carrier) evades"
@@ -292,7 +293,7 @@ def evaded_air_strikes(state: State, side: str, group: list[Unit], target: list[
     area = state.map.sea_areas.get(space)
     if area is None or area.gridded:
         return []
-    return naval_combat.carrier_strikes(state, {side: group, target[0].side: target})
+    return naval_combat.carrier_strikes(state, {side: group, target[0].side: target}, plans=plans, space=space)
 
 
 def _sub_hunters(state: State, stack: list[Unit], target: list[Unit]) -> list[Unit]:

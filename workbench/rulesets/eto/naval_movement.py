@@ -1,6 +1,7 @@
 """Naval movement: the ``sail`` order (ETO-7.0-7.7, 7.9 in part, 11.1).
 
-``{"kind": "sail", "units": [ids], "path": [spaces], "port": true}`` moves a stack (or part of
+``{"kind": "sail", "units": [ids], "path": [spaces], "port": true, "hexes": {area: [hexes]}}``
+moves a stack (or part of
 one: 7.0 lets a stack drop units off) from the space it shares through ``path``; ``port`` ends
 the voyage inside the port of the last space.  ``{"kind": "sail", "units": [...], "to": space}``
 lets the kernel take the cheapest route.  Ships sail in their side's first naval movement step
@@ -24,6 +25,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import (
+    carriers,
     convoys,
     fleets,
     historical,
@@ -31,6 +33,7 @@ from workbench.rulesets.eto import (
     naval_combat,
     naval_units,
     ports,
+    sea_paths,
     sea_spaces,
     sea_transport,
     straits,
@@ -386,7 +389,7 @@ def voyage_record(state: State) -> dict[str, Any] | None:
 
 def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
          drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None,
-         plan: dict[str, Any] | None = None) -> dict[str, Any]:
+         plan: dict[str, Any] | None = None, hexes: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """Start the stack's voyage (the order was checked) and walk it as far as it goes.  ``plan``:
     the stack's standing battle orders (9.1, 9.4, 9.6: :func:`naval_combat.plan_from`), given
     before any enemy is met, so they stay secret from the interceptor."""
@@ -395,7 +398,7 @@ def sail(state: State, side: str, units: list[Unit], path: list[str], to_port: b
               "at": start, "mp": 0, "halted": False, "port": bool(to_port), "phase": phase(state),
               "escorting": len(path) == 1 and _escort_route(state, path[0]) is not None,
               "drop": {k: list(v) for k, v in (drop or {}).items()}, "join": {k: list(v) for k, v in (join or {}).items()},
-              "dropped": [], "plan": plan or {}}
+              "dropped": [], "plan": plan or {}, "hexes": {k: list(v) for k, v in (hexes or {}).items()}}
     for u in units:
         u.props.pop("in_port", None)
     return continue_voyage(state, voyage)
@@ -453,6 +456,9 @@ def continue_voyage(state: State, voyage: dict[str, Any]) -> dict[str, Any]:
         voyage["mp"] += step
         for u in live:
             u.location = space
+            if naval_units.is_carrier(state, u):
+                for air in carriers.aboard(state, u):
+                    carriers.sync(state, air)  # 13.3: its naval air sails with it
         voyage["at"] = space
         _stop_over(state, voyage, space)
         if _offer(state, voyage):
@@ -557,11 +563,13 @@ class SailOrder(OrderKind):
         refuse(sail_why_not(state, d.side if d else "", units, self.path_of(state, order, units),
                             bool(order.get("port")), order.get("drop"), order.get("join")))
         refuse(naval_combat.plan_why_not(order, [u.id for u in units]))
+        path = self.path_of(state, order, units)
+        refuse(sea_paths.hexes_why_not(state, units[0].location, list(path or []), order.get("hexes")))
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         units = self._units(state, order)
         sail(state, state.decision.side, units, self.path_of(state, order, units), bool(order.get("port")),
-             order.get("drop"), order.get("join"), naval_combat.plan_of(order))
+             order.get("drop"), order.get("join"), naval_combat.plan_of(order), order.get("hexes"))
 
     def any_legal(self, state: State) -> bool:
         return any(True for _ in self._iter(state))

@@ -55,6 +55,7 @@ def end(state: State, step: Any) -> None:
         if u.location == REPLENISHMENT:
             u.location = FORCE_POOL
             u.props["pool_of"] = values.major_of(state, u.nation)
+            u.props.pop("pilot_recovery", None)  # 34.3: only at the end of the turn of the loss
             state.emit("to_force_pool", side=u.side, rule="ETO-34.1", text=f"{u.id} goes to the force pool",
                        unit=u.id)
     for key in [k for k in state.tracks if k.endswith(".free_rebuilds")]:
@@ -100,7 +101,8 @@ class ReplenishOrder(OrderKind):
         side = state.decision.side
         seen, out = set(), []
         for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
-            if u.side != side or u.location != REPLENISHMENT or (u.nation, u.type) in seen:
+            if u.side != side or u.location != REPLENISHMENT or (u.nation, u.type) in seen \
+                    or values.is_air_counter(state, u):  # air units: pilot recovery (34.3)
                 continue
             seen.add((u.nation, u.type))
             out += [{"kind": "rebuild", "unit": u.id, "at": h} for h in hub_hexes(state, u)
@@ -111,6 +113,8 @@ class ReplenishOrder(OrderKind):
         u = state.units_by_id.get(order.get("unit", ""))
         if u is None or u.side != state.decision.side or u.location != REPLENISHMENT:
             raise IllegalOrder(self.rule, f"{order.get('unit')!r} is not one of your units in the Replenishment box")
+        if values.is_air_counter(state, u):
+            raise IllegalOrder("ETO-34.3", f"{u.id} is an air unit: it comes back by pilot recovery (recover_pilots)")
         why = self._why_not(state, u, str(order.get("at", "")))
         if why:
             raise IllegalOrder.of(why, self.rule)

@@ -67,6 +67,7 @@ from workbench.rulesets.eto import (
     naval_upkeep,
     neutral_activation,
     paradrop,
+    pilot_recovery,
     politics,
     ports,  # also registers the 7.7 port-capture hook in control.ENTRY_HOOKS
     prewar_conquests,
@@ -152,7 +153,7 @@ class ETORuleset(ETOFace, Ruleset):
             combat.AttackOrder(), combat.DesignateOrder(), combat.ResolveOrder(), combat.TakeLossesOrder(),
             retreat.RetreatOrder(), advance.AdvanceOrder(), advance.BTMoveOrder(), construction.BuildOrder(),
             RebuildOrder(), construction.ReserveOrder(), initiative.BuyOffensivesOrder(), reaction_attack.ReactOrder(),
-            paradrop.ParadropOrder(), repair.RepairAttemptOrder(), air_missions.FlyOrder(),
+            paradrop.ParadropOrder(), repair.RepairAttemptOrder(), pilot_recovery.RecoverPilotsOrder(), air_missions.FlyOrder(),
             air_interception.InterceptOrder(), air_ship_interception.InterceptShipsOrder(), airbases.RestackOrder(), air_offensive.AirOffensiveOrder(),
             air_transport.AirTransportOrder(), strategic_bombing.LeaveBoxOrder(), strategic_bombing.RaidOrder(),
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),

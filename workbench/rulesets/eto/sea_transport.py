@@ -289,6 +289,10 @@ def debark_why_not(state: State, u: Unit, phase: str) -> Refusal | None:
         return airbases.may_base_why_not(state, u, at)
     if phase == "offensive" and not u.props.get("in_offensive") and values.is_land_unit(state, u):
         return Refusal("ETO-10.5", f"{u.id} is not activated for this offensive")
+    in_movement_phase = bool(state.step and state.step.key.startswith("movement"))
+    if phase == "movement" and in_movement_phase and u.props.get("activated") and values.is_land_unit(state, u):
+        return Refusal("ETO-30.5", f"{u.id} was activated for an offensive this turn: only units not activated "
+                                   "debark in the Movement phase (10.5); it may debark in the End phase")
     if values.is_land_unit(state, u) and not stacking.fits(state, at, u.side, [u]):
         return Refusal("ETO-24.2", f"{at} cannot hold {u.id}")
     needs_port = u.props.get("sea_mission") == "transport" and not port
@@ -371,6 +375,11 @@ def end_offensive_debarks(state: State) -> list[str]:
         u.props["commit"] = commitment.PC
         landed.append(u.id)
     return landed
+
+
+def debarked_this_turn(state: State, u: Unit) -> bool:
+    """ETO-10.5: ``u`` debarked from an STP this turn (in an Offensive phase: in this one)."""
+    return u.props.get("debarked") == state.turn_label
 
 
 def debark_limit(state: State, u: Unit) -> int | None:

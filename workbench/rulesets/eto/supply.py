@@ -455,16 +455,21 @@ def refresh_markers(state: State, side: str | None = None) -> None:
                            unit=u.id)
 
 
+#: Air classes that trace supply on their bases (33.3, 33.7).
+AIR_TRACERS = ("fighter", "fighter_bomber", "bomber", "naval_air")
+
+
 def supply_step(state: State, step: Any) -> None:
-    """End phase Step 2 (ETO-33.3, 33.5, 32.8, 32.1 forts): mark, deplete and eliminate; isolated
-    sources."""
+    """End phase Step 2 (ETO-33.3, 33.5, 33.7, 32.8, 32.1 forts): mark land and air units, deplete
+    and eliminate land units (never air ones); isolated sources."""
     from workbench.rulesets.eto.losses import step_loss
 
     note_captured_forts(state)
 
     for side in state.ruleset.sides:
         mine = [u for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
-                if u.side == side and values.on_map(u) and values.is_combat_unit(state, u)]
+                if u.side == side and values.on_map(u)
+                and (values.is_combat_unit(state, u) or traces_as_air(state, u))]
         by_fort = fort_supplied(state, side)
         cut = [u for u in mine if reach(state, u.nation, u.side)[state.map.index(u.location)] < 0
                and u.id not in by_fort]
@@ -477,12 +482,21 @@ def supply_step(state: State, step: Any) -> None:
                                unit=u.id)
                 continue
             if u.props.get("oos"):
-                step_loss(state, u, "ETO-33.5", why=" (still out of supply)", oos=True)
+                if not traces_as_air(state, u):  # 33.7: "air units are never depleted from lack of supply"
+                    step_loss(state, u, "ETO-33.5", why=" (still out of supply)", oos=True)
             else:
                 u.props["oos"] = True
                 state.emit("out_of_supply", side=side, rule="ETO-33.3",
                            text=f"{u.id} is marked out of supply at {u.location}", unit=u.id)
     isolated_sources(state)
+
+
+def traces_as_air(state: State, u: Unit) -> bool:
+    """ETO-33.3/33.7: an air unit standing on a land airbase traces supply in the Supply step like
+    a land unit ("any land or air unit"); naval air aboard a carrier follows its ship instead
+    (33.8: naval units do not trace), and ATP markers are not air units (18.1)."""
+    return values.unit_class(state, u) in AIR_TRACERS and not u.props.get("carrier") \
+        and not u.props.get("flight") and state.map.has_hex(u.location)
 
 
 def isolated_sources(state: State) -> None:

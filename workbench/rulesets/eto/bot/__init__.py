@@ -64,7 +64,8 @@ PLANNERS: tuple[tuple[str, Planner], ...] = (
     ("activate_hq", command.activate_hq), ("move_hq", movement.move_hq),
     ("activate", command.activate),
     ("begin", air.begin), ("begin", command.begin), ("breakthrough", combat.breakthrough), ("fly", air.fly),
-    ("attack", combat.attack), ("build", construction.build), ("rebuild", construction.build),
+    ("attack", combat.attack), ("recover_pilots", construction.recover), ("build", construction.build),
+    ("rebuild", construction.build),
     ("place_hq", construction.build), ("move", movement.move), ("rail", movement.move),
     ("place_maginot_fort", construction.maginot_fort),  # 40.5; Spain/Turkey (47.3/47.4): never tried
 )

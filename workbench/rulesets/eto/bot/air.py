@@ -39,8 +39,8 @@ def _free(ctx: Context, mission: str, to: str | None = None) -> list[Any]:
     st = ctx.state
     out = []
     for u in air_units.air_units(st, ctx.side):
-        if air_missions.unit_why_not(st, ctx.side, u, mission, to) is not None:
-            continue
+        if u.props.get("carrier") or air_missions.unit_why_not(st, ctx.side, u, mission, to) is not None:
+            continue  # carrier air is left to the players (13.3)
         if to is not None and st.map.distance(u.location, to) > air_units.air_range(st, u):
             continue
         out.append(u)
@@ -197,7 +197,8 @@ def _naval_strike(ctx: Context) -> dict[str, Any] | None:
         return None
     best = None
     for u in air_units.air_units(st, ctx.side):
-        if not air_units.class_row(st, u).get("bomber") or air_missions.unit_why_not(st, ctx.side, u, "attack_naval"):
+        if not air_units.class_row(st, u).get("bomber") or u.props.get("carrier") \
+                or air_missions.unit_why_not(st, ctx.side, u, "attack_naval"):
             continue
         for to in candidate_targets(st, ctx.side, u, "attack_naval")[:3]:
             ships = naval_targets(st, ctx.side, to)

@@ -59,6 +59,18 @@ def placements(ctx: Context, opts: list[dict[str, Any]]) -> list[dict[str, Any]]
     return sorted(near or mine, key=lambda o: value(o["at"]), reverse=True)
 
 
+def recover(ctx: Context) -> dict[str, Any] | None:
+    """34.3: recover pilots whenever it is offered (5 EPs buy back a whole air step), at most a
+    few a step."""
+    n = ctx.memo.get("recovered", 0)
+    if n >= 6:
+        return None
+    o = ctx.first_ok(ctx.legal("recover_pilots")[:3])
+    if o is not None:
+        ctx.memo["recovered"] = n + 1
+    return o
+
+
 def maginot_fort(ctx: Context) -> dict[str, Any] | None:
     """40.5: the season's free coastal fort goes on a port (where an invasion would want to land),
     the one nearest Britain's coast -- else on the first coastal hex offered."""
