@@ -84,6 +84,11 @@ def passable(state: State, side: str) -> np.ndarray:
         ok &= ~zoc(state, values.other(side)) | mine
         if side == "allies" and special(state, "ladoga_ice_road"):
             ok |= ladoga_ice(state)
+        vichy = state.markers.get("politics", {}).get("vichy_departure")
+        if vichy:  # 40.4: "trace supply freely through Vichy territory (even through enemy units)"
+            z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
+            if z is not None:
+                ok |= z.astype(bool)
         return ok
     return state.derived(("eto.supply_passable", side), make, state.event_stamp)
 
