@@ -166,3 +166,20 @@ def test_eto_19_3_drop_on_an_unoccupied_enemy_hex_takes_it_without_attacking(tmp
     assert control(s)[s.map.index("08741")] == 1
     assert [e["data"]["hex"] for e in events(s, "paradrop_landed")] == ["08741"]
     assert not events(s, "combat")
+
+
+def test_eto_32_4_an_air_supply_marker_supplies_one_unit_one_per_airbase(tmp_path):
+    """32.4: "A supply marker can provide supply for up to four units during a turn. An air supply
+    marker can supply one unit"; "One air supply marker can be placed in a hex for each airbase
+    there" -- Hamburg (a city resource hex: two bases) takes two, which serve two units; a third is
+    refused."""
+    from workbench.rulesets.eto import airbases, supply
+
+    s = axis_air_step(tmp_path, [unit("GE-atp", "GE", "atp", FRANKFURT, points=3)])
+    assert airbases.capacity(s, HAMBURG) == 2
+    with pytest.raises(IllegalOrder, match="ETO-32.4"):
+        s.apply({"kind": "air_transport", "atps": ["GE-atp"], "supply": 3, "to": HAMBURG})
+    s.apply({"kind": "air_transport", "atps": ["GE-atp"], "supply": 2, "to": HAMBURG})
+    assert supply.capacity_left(s, HAMBURG) == 2
+    s.markers["supply_markers"][HAMBURG]["markers"] += 1    # a sea-borne marker beside them: four more
+    assert supply.capacity_left(s, HAMBURG) == 6

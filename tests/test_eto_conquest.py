@@ -349,3 +349,41 @@ def test_eto_40_0_a_colony_falls_when_all_its_cities_and_resource_hexes_are_take
     assert politics.war_state(s)["colonies_conquered"] == {"Libya": "UK"}
     assert (ctl.control(s)[libya] == ctl.SIDE_CODE["allies"]).all()
     assert "IT" not in politics.war_state(s).get("conquered", {})
+
+
+def test_eto_40_4_units_leave_vichy_territory_before_its_neutral_year_begins(tmp_path: Path) -> None:
+    """40.4: "Allied and Axis units must leave Vichy territory as soon as possible. All units can trace
+    supply freely through Vichy territory (even through enemy units) until they depart. No units can
+    be activated for offensives in Vichy territory during this period. After all units have left ...
+    neutrality remains inviolate until the next winter seasonal turn"."""
+    from workbench.rulesets.eto import command, supply, vichy
+
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("GE-2", "GE", "infantry", "03660"),
+                             unit("UK-1", "UK", "infantry", "03866")])
+    hm = s.map
+    for p in ("Lyons", "Bordeaux"):
+        ctl.control(s)[hm.index(hm.hex_of(p))] = ctl.AXIS
+    s.dice = FixedDice(6, 6)
+    paris = hm.index(hm.hex_of("Paris"))
+    s.unit("GE-1").location = hm.label(paris)
+    ctl.pass_through(s, s.unit("GE-1"), [paris])
+    s.apply({"kind": "create_vichy"})
+    z = vichy.zone(s)
+    assert z[hm.index("03660")] and z[hm.index("03866")]
+    assert sorted(u.id for u in vichy.departing(s)) == ["GE-2", "UK-1"]
+    assert politics.war_state(s)["vichy_departure"]
+    assert not command.can_activate(s, s.unit("GE-2"), "axis")            # no activation in Vichy territory
+    assert supply.passable(s, "allies")[hm.index("03660")]                 # through the German unit's hex
+    outside = int(np.flatnonzero(~z & ta_land(s))[0])
+    why = vichy.move_why_not(s, s.unit("GE-2"), ["03661"], lambda: {outside: [outside]})
+    assert why is not None and why.rule == "ETO-40.4"
+    assert vichy.move_why_not(s, s.unit("GE-2"), ["03661"], lambda: {hm.index("03661"): []}) is None
+    for uid in ("GE-2", "UK-1"):
+        s.unit(uid).location = hm.label(outside)
+    vichy.after_entry(s, s.unit("GE-2"), [hm.label(outside)])
+    ws = politics.war_state(s)
+    assert "vichy_departure" not in ws and ws["vichy_inviolate_until"] == vichy.next_winter(s.turn_label)
+
+
+def ta_land(s):  # noqa: ANN001, ANN201
+    return terrain_arrays(s).land

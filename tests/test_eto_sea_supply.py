@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from eto_kit import new_state, unit
 
+from workbench.engine.errors import IllegalOrder
 from workbench.rulesets.eto import sea_supply, supply
 
 SOUTHAMPTON, DOVER = "02748", "03148"
@@ -122,3 +123,20 @@ def test_eto_7_8_canada_box_generates_uk_supply_markers_iraq_none(tmp_path):
     assert why.rule == "ETO-7.8" and "cannot generate supply markers" in why.why
     sea_supply.LoadSupplyOrder().execute(s, {"kind": "load_supply", "carriers": ["UK-stpc"], "markers": 2})
     assert sea_supply.aboard(u["UK-stpc"]) == 2
+
+
+def test_eto_32_4_a_player_removes_his_own_unwanted_markers(tmp_path):
+    """32.4: "A player can remove his own, unwanted supply markers from the map at any time" -- in the
+    Movement phase the Germans lift theirs at 08640; they cannot touch the Soviets'."""
+    from eto_kit import step_to
+
+    s = new_state(tmp_path, [unit("GE-a", "GE", "infantry", "08640")])
+    s.markers["supply_markers"] = {"08640": {"side": "axis", "nation": "GE", "markers": 2},
+                                   "08842": {"side": "allies", "nation": "SU", "markers": 1}}
+    step_to(s, "movement/move")
+    assert s.decision.side == "axis"
+    assert {"kind": "remove_supply_markers", "hex": "08640"} in s.legal_orders()
+    with pytest.raises(IllegalOrder, match="ETO-32.4"):
+        s.apply({"kind": "remove_supply_markers", "hex": "08842"})
+    s.apply({"kind": "remove_supply_markers", "hex": "08640"})
+    assert "08640" not in s.markers["supply_markers"] and "08842" in s.markers["supply_markers"]

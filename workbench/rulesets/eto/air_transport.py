@@ -156,6 +156,10 @@ class AirTransportOrder(OrderKind):
         if n_supply:
             if not airbases.is_friendly_base(state, side, to):
                 raise IllegalOrder("ETO-32.6", f"an air supply marker lands on a friendly airbase; {to} is none")
+            here = int(state.markers.get("supply_markers", {}).get(to, {}).get("air", 0))
+            if here + n_supply > airbases.capacity(state, to):
+                raise IllegalOrder("ETO-32.4", f"one air supply marker may stand in a hex for each airbase there: "
+                                               f"{to} has {airbases.capacity(state, to)} and {here} marker(s)")
             if not _base_supplied(state, side, atps[0]):
                 raise IllegalOrder("ETO-32.6", f"{base} traces no land supply line to a source (an air supply "
                                                "marker does not count)")

@@ -164,6 +164,9 @@ def closed(state: State, unit: Unit) -> np.ndarray:
 
 #: ``f(state, unit) -> mask | None``: hexes open to ``unit`` whoever holds them (47.2's limited war).
 OPEN_HOOKS: list = []
+#: ``f(state, unit, path, reach) -> Refusal | None``: more reasons a land move is refused, ``reach()``
+#: giving the unit's reachable hexes (40.4: units leave Vichy territory as soon as possible).
+MOVE_CHECKS: list = []
 
 
 def capture(state: State, unit: Unit, taken: np.ndarray) -> None:

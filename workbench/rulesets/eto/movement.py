@@ -77,6 +77,17 @@ def land_occupied_by(state: State, side: str) -> np.ndarray:
     return state.derived(("eto.land_occupied", side), make, state.event_stamp)
 
 
+def vichy_departure_zone(state: State) -> np.ndarray | None:
+    """ETO-40.4: while units must still leave Vichy territory, the territory (else None); supply
+    lines cross it freely and no unit in it may be activated meanwhile (read here, below the
+    politics modules, from the war state's flag)."""
+    ws = state.markers.get("politics")
+    if not ws or not ws.get("vichy_departure"):
+        return None
+    z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
+    return None if z is None else z.astype(bool)
+
+
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
     """Hexes closed to this unit by control and scenario rules: neutral hexes (no invasions in
     the land core, 30.2/39), Bulgaria for Soviet units and the Finnish halt line (scenario)."""
@@ -797,6 +808,10 @@ class MoveOrder(OrderKind):
             from workbench.rulesets.eto.garrison import move_why_not
 
             refuse(move_why_not(state, unit, dest))  # 41.2: a minor's home garrison
+            from workbench.rulesets.eto import holders
+
+            for hook in holders.MOVE_CHECKS:  # 40.4: units leave Vichy territory
+                refuse(hook(state, unit, path, lambda: Walker(state, unit, "movement").reach()))
         if values.unit_class(state, unit) == "hq" and on_map_dest:
             from workbench.rulesets.eto.hq_limits import interval_violations
             bad = interval_violations(state, unit, dest)

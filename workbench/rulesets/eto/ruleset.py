@@ -159,7 +159,7 @@ class ETORuleset(ETOFace, Ruleset):
             strategic_bombing.ReinforceBoxOrder(), sea_transport.EmbarkOrder(), sea_transport.DebarkOrder(),
             uboats.ConvertUboatOrder(), uboats.MergeSubsOrder(), naval_movement.SailOrder(), fleets.FleetOrder(),
             naval_interception.InterceptNavalOrder(), naval_interception.NavalSearchOrder(),
-            sea_supply.LoadSupplyOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
+            sea_supply.LoadSupplyOrder(), sea_supply.RemoveMarkersOrder(), naval_repair.RepairShipOrder(), invasion.DeclareWarOrder(),
             activation.ActivatePartnerOrder(), convoy_routes.CloseRouteOrder(), convoy_routes.OpenRouteOrder(),
             lend_lease.LendLeaseOrder(), arctic_interdiction.TraceRouteOrder(),
             arctic_interdiction.InterdictOrder(), arctic_interdiction.EscortInterceptOrder(), vichy.CreateVichyOrder(),

@@ -233,3 +233,29 @@ class LoadSupplyOrder(OrderKind):
                 c.props["stp_task"] = state.turn_label
         state.emit("supply_loaded", side=cs[0].side, rule=self.rule, hex=cs[0].location,
                    text=f"{n} supply marker(s) made at {cs[0].location} and loaded on {', '.join(c.id for c in cs)}")
+
+
+class RemoveMarkersOrder(OrderKind):
+    """``{"kind": "remove_supply_markers", "hex": h}``: "A player can remove his own, unwanted supply
+    markers from the map at any time" (ETO-32.4)."""
+
+    kind = "remove_supply_markers"
+    rule = "ETO-32.4"
+
+    def legal(self, state: State) -> list[dict[str, Any]]:
+        d = state.decision
+        if d is None:
+            return []
+        return [{"kind": self.kind, "hex": h} for h, m in sorted(state.markers.get("supply_markers", {}).items())
+                if m.get("side") == d.side and int(m.get("markers", 0)) > 0]
+
+    def check(self, state: State, order: dict[str, Any]) -> None:
+        d = state.decision
+        m = state.markers.get("supply_markers", {}).get(order.get("hex")) if isinstance(order.get("hex"), str) else None
+        if d is None or not m or m.get("side") != d.side or int(m.get("markers", 0)) <= 0:
+            raise IllegalOrder(self.rule, f"no supply marker of yours at {order.get('hex')!r}")
+
+    def execute(self, state: State, order: dict[str, Any]) -> None:
+        m = state.markers["supply_markers"].pop(order["hex"])
+        state.emit("supply_markers_removed", side=state.decision.side, rule=self.rule, hex=order["hex"],
+                   text=f"{m.get('markers')} supply marker(s) removed from {order['hex']}")

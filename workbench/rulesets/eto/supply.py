@@ -84,6 +84,11 @@ def passable(state: State, side: str) -> np.ndarray:
         ok &= ~zoc(state, values.other(side)) | mine
         if side == "allies" and special(state, "ladoga_ice_road"):
             ok |= ladoga_ice(state)
+        vichy = state.markers.get("politics", {}).get("vichy_departure")
+        if vichy:  # 40.4: "trace supply freely through Vichy territory (even through enemy units)"
+            z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
+            if z is not None:
+                ok |= z.astype(bool)
         return ok
     return state.derived(("eto.supply_passable", side), make, state.event_stamp)
 
@@ -362,8 +367,13 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
         marks[h].pop("used", None)
         n += len(early[h])
         if n:
-            used = -(-n // MARKER_UNITS)
+            sea = int(marks[h]["markers"]) - int(marks[h].get("air", 0))
+            sea_used = min(sea, -(-n // MARKER_UNITS))       # 32.4: four units a supply marker, served first
+            air_used = max(0, n - sea * MARKER_UNITS)         # "An air supply marker can supply one unit"
+            used = sea_used + air_used
             marks[h]["markers"] -= used
+            if air_used:
+                marks[h]["air"] = int(marks[h].get("air", 0)) - air_used
             state.emit("supply_markers_used", side=side, rule="ETO-32.4",
                        text=f"{used} supply marker(s) at {h} consumed supplying {n} unit(s)", hex=h, units=n,
                        markers=used)
@@ -383,9 +393,11 @@ def used_this_turn(state: State, h: str) -> int:
 
 
 def capacity_left(state: State, h: str) -> int:
-    """ETO-32.4: four units a turn for each marker in the hex, less those already served."""
+    """ETO-32.4: four units a turn for each supply marker in the hex and one for each air supply
+    marker, less those already served."""
     m = state.markers.get("supply_markers", {}).get(h, {})
-    return int(m.get("markers", 0)) * MARKER_UNITS - used_this_turn(state, h)
+    air = int(m.get("air", 0))
+    return (int(m.get("markers", 0)) - air) * MARKER_UNITS + air - used_this_turn(state, h)
 
 
 def restore_from_marker(state: State, unit: Unit, why: str) -> bool:

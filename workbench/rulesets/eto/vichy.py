@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from workbench.engine.errors import IllegalOrder
+from workbench.engine.errors import IllegalOrder, Refusal
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import conquest, politics, values
+from workbench.rulesets.eto import conquest, holders, politics, values
 from workbench.rulesets.eto import control as ctl
 from workbench.rulesets.eto.terrain import hex_lonlat, terrain_arrays
 
@@ -90,15 +90,70 @@ def create(state: State) -> None:
     zone = (south_zone(state) | (politics.territory(state, fr) & ~ctl.home_mask(state, fr, original=True))) & ta.land
     state.arrays[f"zone.{vf}"] = zone.astype(np.int8)
     ctl.control(state)[zone] = ctl.NEUTRAL
+    holders.assign(state, zone, vf)  # neutral Vichy's own hexes (ruling P22)
     ws = politics.writable(state)
     ws["vichy"] = True
+    inside = sorted(u.id for u in departing(state))
+    if inside:
+        ws["vichy_departure"] = True  # 40.4: they must leave first; the inviolate year starts after
     ws["vichy_inviolate_until"] = next_winter(state.turn_label)
-    inside = sorted(u.id for u in state.units_by_id.values() if values.on_map(u)
-                    and state.map.has_hex(u.location or "") and zone[state.map.index(u.location)])
     state.emit("vichy_created", side="axis", rule=RULE, units_inside=inside,
                text="Vichy France created: northern France German-conquered; southern France and the French "
                     f"colonies neutral until {ws['vichy_inviolate_until']}"
                     + (f"; {len(inside)} units must leave Vichy territory" if inside else ""))
+
+
+def zone(state: State) -> np.ndarray | None:
+    z = state.arrays.get(f"zone.{_t(state)['nation']}")
+    return None if z is None else z.astype(bool)
+
+
+def departing(state: State) -> list[Unit]:
+    """ETO-40.4: the land units still in Vichy territory ("Allied and Axis units must leave Vichy
+    territory as soon as possible")."""
+    z = zone(state)
+    if z is None:
+        return []
+    hm = state.map
+    return [u for u in state.units_by_id.values() if values.on_map(u) and values.is_land_unit(state, u)
+            and u.nation != _t(state)["nation"] and hm.has_hex(u.location) and z[hm.index(u.location)]]
+
+
+def open_to(state: State, unit: Unit) -> np.ndarray | None:
+    """``holders.OPEN_HOOKS``: during the departure a unit inside may cross Vichy territory to leave."""
+    if not politics.war_state(state).get("vichy_departure"):
+        return None
+    z = zone(state)
+    if z is None or not values.on_map(unit) or not z[state.map.index(unit.location)]:
+        return None
+    return z
+
+
+def move_why_not(state: State, unit: Unit, path: list[str], reach: Any) -> Refusal | None:
+    """``movement.MOVE_CHECKS``: a unit in Vichy territory leaves it "as soon as possible": its move
+    may not end inside when a hex outside is in its reach (ruling P27)."""
+    if not politics.war_state(state).get("vichy_departure") or not path:
+        return None
+    z = zone(state)
+    hm = state.map
+    if z is None or not values.on_map(unit) or not z[hm.index(unit.location)] or not z[hm.index(path[-1])]:
+        return None
+    if any(not z[b] for b in reach()):
+        return Refusal(RULE, f"{unit.id} must leave Vichy territory as soon as possible: it can reach a hex outside it")
+    return None
+
+
+def after_entry(state: State, unit: Unit, labels: list[str]) -> None:
+    """``control.ENTRY_HOOKS``: the departure ends when the last unit is out; the year of inviolate
+    neutrality runs from then to the next winter seasonal turn (40.4)."""
+    ws = politics.war_state(state)
+    if not ws.get("vichy_departure") or departing(state):
+        return
+    w = politics.writable(state)
+    w.pop("vichy_departure", None)
+    w["vichy_inviolate_until"] = next_winter(state.turn_label)
+    state.emit("vichy_departed", side="axis", rule=RULE,
+               text=f"every unit has left Vichy territory: its neutrality is inviolate until {w['vichy_inviolate_until']}")
 
 
 def invasion_why_not(state: State, target: str) -> str | None:
@@ -151,3 +206,9 @@ if on_capture not in ctl.CAPTURE_HOOKS:
     ctl.CAPTURE_HOOKS.append(on_capture)
 if on_liberation not in conquest.LIBERATION_HOOKS:
     conquest.LIBERATION_HOOKS.append(on_liberation)
+if open_to not in holders.OPEN_HOOKS:
+    holders.OPEN_HOOKS.append(open_to)
+if move_why_not not in holders.MOVE_CHECKS:
+    holders.MOVE_CHECKS.append(move_why_not)
+if after_entry not in ctl.ENTRY_HOOKS:
+    ctl.ENTRY_HOOKS.append(after_entry)
