@@ -184,3 +184,37 @@ def test_eto_32_7_assaulting_units_are_in_supply_that_turn_not_the_next(tmp_path
     inf.props["assaulted"] = "an earlier turn"
     supply.supply_step(s, None)
     assert inf.props.get("oos")
+
+
+def test_eto_10_6_air_units_aboard_stay_aboard_and_enemy_air_does_not_prevent(tmp_path):
+    """10.6: "The presence of enemy land, air, or naval units in a hex does not prevent an amphibious
+    assault" -- a German fighter based at Calais does not stop it, and leaves its captured base (13.2);
+    a British fighter carried by the assault force is no assaulting unit: it stays aboard, to debark
+    in a port (10.5; ruling of 10.6)."""
+    s = new_state(tmp_path, [
+        unit("UK-inf", "UK", "infantry", SOUTHAMPTON), unit("UK-arm", "UK", "armor", SOUTHAMPTON),
+        unit("UK-f", "UK", "fighter", SOUTHAMPTON),
+        unit("UK-stp1", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
+        unit("UK-stp2", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
+        unit("UK-stp3", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
+        unit("UK-BB", "UK", "bb", SOUTHAMPTON, name="Warspite"), unit("UK-hq", "UK", "hq", DOVER),
+        unit("GE-f", "GE", "fighter", CALAIS), unit("GE-far", "GE", "infantry", "04641"),
+    ], west=True, options={"naval": True, "air": True})
+    stps = [s.units_by_id["UK-stp1"], s.units_by_id["UK-stp2"]]
+    sea_transport.embark(s, stps, [s.units_by_id["UK-inf"], s.units_by_id["UK-arm"]], "assault")
+    sea_transport.embark(s, [s.units_by_id["UK-stp3"]], [s.units_by_id["UK-f"]], "transport")
+    for c in [*stps, s.units_by_id["UK-stp3"], s.units_by_id["UK-BB"]]:
+        c.location = CALAIS
+    step_to(s, "offensive")
+    if s.decision.side != "allies":
+        s.apply({"kind": "pass"})
+    s.apply({"kind": "begin"})
+    s.apply({"kind": "activate_hq", "hqs": ["UK-hq"]})
+    s.apply({"kind": "activate", "all": True})
+    step_to(s, "offensive/combat")
+    s.apply({"kind": "attack"})
+    assert {"kind": "designate", "target": CALAIS, "attackers": ["UK-arm", "UK-inf"]} in s.legal_orders()
+    c = _resolve(s)
+    assert c["result"] == "(D2)" and s.units_by_id["UK-inf"].location == CALAIS
+    assert sea_transport.is_aboard(s.units_by_id["UK-f"])                     # stays aboard
+    assert s.units_by_id["GE-f"].location != CALAIS                           # 13.2: the base is lost
