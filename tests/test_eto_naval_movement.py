@@ -451,3 +451,23 @@ def test_eto_46_2_axis_stps_keep_to_their_own_seas_until_suez_or_gibraltar_falls
     path2.write_text(path.read_text().replace('optional_rules = ["ETO-46.2"]', "optional_rules = []"))
     s2 = load_scenario(path2).new_state(seed=1)
     assert historical.stp_why_not(s2, [s2.unit("GE-stp")], ["Western Mediterranean"]) is None
+
+
+def test_eto_33_8_ships_out_of_supply_sail_the_direct_path_to_the_closest_port(tmp_path):
+    """33.8: "Naval units that are marked out of supply must move toward the closest (in movement
+    points) friendly port during each subsequent Naval Movement step. They cannot deviate from the
+    most direct path to this port" -- a marked destroyer in the English Channel may only head for
+    its nearest British port; left unmoved, the kernel sails it there at the step's end."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", "English Channel", props={"oos": True}))
+    dd = [s.units_by_id["UK-DD"]]
+    direct = naval_movement.home_port_path(s, "allies", "English Channel")
+    assert direct and len(direct) == 1
+    port = direct[-1]
+    assert naval_movement.sail_why_not(s, "allies", dd, direct, True) is None
+    away = [sp for sp in ("North Sea", "Bay of Biscay", "Irish Sea") if sp != port
+            and sea_spaces.step_cost(s, "allies", "English Channel", sp) is not None][0]
+    why = naval_movement.sail_why_not(s, "allies", dd, [away], False)
+    assert why is not None and why.rule == "ETO-33.8" and port in why.why
+    s.apply({"kind": "end_step"})
+    assert s.units_by_id["UK-DD"].location == port and naval_units.in_port(s.units_by_id["UK-DD"])
+    assert any(e["kind"] == "forced_voyage" for e in s.log)

@@ -230,6 +230,29 @@ def _port_move_why_not(state: State, side: str, units: list[Unit], start: str, t
     return None
 
 
+def home_port_path(state: State, side: str, start: str) -> list[str] | None:
+    """ETO-33.8: the most direct path (fewest MPs; ties by name) to the closest friendly port."""
+    costs, paths = sea_spaces.reach(state, side, start, 10**4)
+    best = sorted((c, sp) for sp, c in costs.items() if ports.size(state, sp) is not None
+                  and ports.friendly(state, side, sp) and not ports.destroyed(state, sp))
+    return paths[best[0][1]] if best else None
+
+
+def oos_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool) -> Refusal | None:
+    """ETO-33.8: ships marked out of supply "must move toward the closest (in movement points)
+    friendly port ... They cannot deviate from the most direct path to this port"."""
+    marked = [u for u in units if u.props.get("oos") and naval_units.is_naval(state, u)]
+    if not marked or not path:
+        return None
+    direct = home_port_path(state, side, units[0].location)
+    if direct is None:
+        return None
+    if path != direct[:len(path)] or (to_port and path != direct):
+        return Refusal("ETO-33.8", f"{marked[0].id} is out of supply: it may only sail the most direct path to "
+                                   f"{direct[-1]} ({' - '.join(direct)})")
+    return None
+
+
 def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to_port: bool,
                  drop: dict[str, list[str]] | None = None, join: dict[str, list[str]] | None = None) -> Refusal | None:
     """Every rule a sail order must pass, checked before anything moves."""
@@ -254,6 +277,9 @@ def sail_why_not(state: State, side: str, units: list[Unit], path: list[str], to
             return Refusal("ETO-7.6", f"{u.id} began the End phase in port and cannot move")
     if any(naval_units.is_submarine(state, u) for u in units) and len(units) > 1:
         return Refusal("ETO-11.1", "a submarine moves alone: it never stacks with other friendly naval units outside port")
+    why = oos_why_not(state, side, units, path if isinstance(path, list) else [], to_port)
+    if why:
+        return why
     if not isinstance(path, list):
         return Refusal(RULE, "a voyage needs a path: the spaces entered, in order")
     if not path:

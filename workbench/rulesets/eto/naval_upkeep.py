@@ -114,3 +114,46 @@ def embarked_attrition(state: State, *_: Any) -> list[str]:
         else:
             sea_transport.lose_cargo(state, u, "ETO-33.5", f": still out of supply aboard {ship.id}")
     return hit
+
+
+def forced_voyages(state: State, step: Any = None) -> list[str]:
+    """ETO-33.8: at the end of a side's naval movement step, its marked ships that did not sail
+    are sailed by the kernel along the most direct path to the closest friendly port, as far as
+    their allowance goes (ruling A-33.8); returns the ids moved."""
+    from workbench.rulesets.eto import naval_movement
+
+    side = state.phasing
+    ph = naval_movement.phase(state)
+    if side is None or ph is None or state.markers.get("naval", {}).get("voyage"):
+        return []
+    stacks: dict[str, list[Unit]] = {}
+    for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
+        if u.side == side and u.props.get("oos") and naval_units.is_naval(state, u) and not naval_units.in_port(u) \
+                and u.props.get("sailed_phase") != f"{state.turn_label}/{ph}" and not sea_transport.is_aboard(u):
+            stacks.setdefault(u.location, []).append(u)
+    moved: list[str] = []
+    for at, units in sorted(stacks.items()):
+        path = naval_movement.home_port_path(state, side, at)
+        if not path:
+            continue
+        mp, go = naval_movement.allowance(state, units), []
+        prev = at
+        for sp in path:
+            c = sea_spaces.step_cost(state, side, prev, sp)
+            if c is None or c > mp:
+                break
+            mp -= c
+            go.append(sp)
+            prev = sp
+        if not go:
+            continue
+        to_port = go == path
+        if naval_movement.sail_why_not(state, side, units, go, to_port) is not None:
+            continue
+        state.emit("forced_voyage", side=side, rule="ETO-33.8", units=[u.id for u in units],
+                   text=f"{', '.join(u.id for u in units)}, out of supply, sail toward {path[-1]} (33.8)")
+        naval_movement.sail(state, side, units, go, to_port)
+        moved += [u.id for u in units]
+        if state.markers.get("naval", {}).get("voyage"):
+            break  # an interception halted the voyage: the rest sail when it is settled
+    return moved

@@ -189,7 +189,7 @@ class ETORuleset(ETOFace, Ruleset):
         p[naval_interception.COUNTER_SETTLE] = naval_interception.counter_settle  # 8.2: counter-interception
         p["naval-air/supply-debarkation"] = sea_supply.debark_supply  # 10.5, 32.4
         p["naval-air/sides/first-naval-movement:exit"] = self._naval_movement_over
-        p["end/second-naval/sail:exit"] = air_flights.return_all  # 14.1: interceptors of ships go home
+        p["end/second-naval/sail:exit"] = self._end_sail_step  # 33.8 forced voyages; 14.1 interceptors go home
         p["naval-air/sides/naval-attacks:exit"] = naval_search.clear_step  # 8.5: once per step
         p["end/supply"] = self._supply_step
         p["end/replenishment"] = replenishment.begin
@@ -247,9 +247,16 @@ class ETORuleset(ETOFace, Ruleset):
         convoys.seasonal_check(state, step)
 
     def _naval_movement_over(self, state: State, step: Step) -> None:
-        """End of Naval and Air Step 1: searches are once per step (8.5); the bombers that
-        intercepted ships return to base (14.1, 13.0)."""
+        """End of Naval and Air Step 1: ships out of supply sail for port (33.8); searches are once
+        per step (8.5); the bombers that intercepted ships return to base (14.1, 13.0)."""
+        naval_upkeep.forced_voyages(state, step)
         naval_search.clear_step(state, step)
+        air_flights.return_all(state)
+
+    def _end_sail_step(self, state: State, step: Step) -> None:
+        """End of an End-phase naval movement step: ships out of supply sail for port (33.8); the
+        bombers that intercepted ships return to base (14.1)."""
+        naval_upkeep.forced_voyages(state, step)
         air_flights.return_all(state)
 
     def _air_step_over(self, state: State, step: Step) -> None:
