@@ -393,14 +393,16 @@ def _eto_order_stream(axis: str, allies: str, seed: int, until_turn: int) -> tup
 #: order kinds (the random policy draws a kind first); the heuristic games did not change.  Re-recorded
 #: again when Germany's EP exchange with Italy (36.9) opened a decision in the seasonal turn and a
 #: minor's home garrison (41.2) began to hold Rumanian, Hungarian and Finnish units back.
+#: Re-recorded once more when a player's removal of his own supply markers (32.4) became an order of
+#: the Movement phase: the random side's draw of kinds changed; the heuristic games did not.
 _SPLIT_GAMES = [  # (axis bot, allies bot, seed, until turn, orders, SHA-256 of the order stream)
     ("heuristic", "heuristic", 4, 2, 342, "b215f190dcdf0efe4a4eaab6f1f58328269420b41c47c0a97eea33da44cec437"),
-    ("heuristic", "random", 1, 2, 257, "c22142dcdd760509071c0077d13940e7495c01fc42226113369286a2d88191aa"),
-    ("heuristic", "random", 1, 4, 837, "97d601e2ba91bc84434370b73f53618d9bf16ce04380e18075283e8d5640f37f"),
-    ("heuristic", "random", 2, 4, 973, "0d3b968c446e7bdfaf6c8589351d48f6a23f0c84c6131484db0fad32aed9f0cc"),
-    ("heuristic", "random", 3, 4, 894, "a9225bcf2c36de9f3ee6f7f334d2a3d340dd7c85982f642aa43a9f1612ada524"),
+    ("heuristic", "random", 1, 2, 261, "a30305d0ba22e0ea8f81bcb985dff6890259200f3c3d2511236a53b1b4c05923"),
+    ("heuristic", "random", 1, 4, 885, "7e0825f09f876247de1e05e895b7fd3d5e635f9072f84c0d513c74a943394ca0"),
+    ("heuristic", "random", 2, 4, 892, "24b8b7cccdb98a44ad8b08169f05ca000c54a20f41cf91b50fab479e53b205d8"),
+    ("heuristic", "random", 3, 4, 870, "c1ecaba6fc68cce261d114d4e9c9054e8c8c1ddbfd471a918bbd78ad42cd6da5"),
     ("heuristic", "heuristic", 4, 4, 1018, "419388162d2fbf49600ea9d46efed45459839f985ae17d349066229699273569"),
-    ("random", "heuristic", 5, 4, 308, "66b7c4c8ef67bbe9f03b4a4c08dd9d5198e94de75f1628da0fe00b40de0606d9"),
+    ("random", "heuristic", 5, 4, 325, "9635b9c764ea9bf1c7d230f7c04515b1d4a4d570b0d77f79cb4bdc694fb93f19"),
 ]
 
 
