@@ -140,3 +140,20 @@ def test_eto_32_4_a_player_removes_his_own_unwanted_markers(tmp_path):
         s.apply({"kind": "remove_supply_markers", "hex": "08842"})
     s.apply({"kind": "remove_supply_markers", "hex": "08640"})
     assert "08640" not in s.markers["supply_markers"] and "08842" in s.markers["supply_markers"]
+
+
+def test_eto_46_2_a_german_unit_counts_double_on_a_marker_italian_stps_brought(tmp_path):
+    """46.2 (optional): "A German unit supplied from a marker carried by Italian STPs counts as 2 units
+    of marker capacity" -- two markers at 08640, one brought by Italian STPs: 4 German units on the
+    other, 2 on it; a seventh is left out.  Without the rule all seven are supplied."""
+    germans = [unit(f"GE-{k}", "GE", "infantry", "08640" if k < 4 else "08641") for k in range(7)]
+    marks = {"08640": {"side": "axis", "nation": "GE", "markers": 2, "italian": 1}}
+    s = new_state(tmp_path, germans, options={"optional_rules": ["ETO-46.2"]})
+    s.markers["supply_markers"] = {h: dict(m) for h, m in marks.items()}
+    got = supply.marker_supply(s, "axis", [s.unit(f"GE-{k}") for k in range(7)])
+    assert len(got) == 6
+    assert s.markers["supply_markers"]["08640"]["markers"] == 0
+    (tmp_path / "off").mkdir()
+    s2 = new_state(tmp_path / "off", germans)
+    s2.markers["supply_markers"] = {h: dict(m) for h, m in marks.items()}
+    assert len(supply.marker_supply(s2, "axis", [s2.unit(f"GE-{k}") for k in range(7)])) == 7

@@ -165,6 +165,8 @@ def debark_supply(state: State, *_: Any) -> None:
         rec = marks.setdefault(at, {"side": c.side, "markers": 0})
         rec["side"] = c.side
         rec["markers"] = int(rec.get("markers", 0)) + k
+        if c.nation == state.ruleset.tables["politics"]["stp_restrictions"]["italian"]:
+            rec["italian"] = int(rec.get("italian", 0)) + k  # 46.2: they feed a German unit at half capacity
         c.props["supply_aboard"] = n - k
         if not c.props["supply_aboard"]:
             c.props.pop("supply_aboard")

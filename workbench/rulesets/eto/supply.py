@@ -348,6 +348,8 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
     early = {h: set(restored_this_turn(state, h)) for h in hexes}  # 33.4: restored earlier this turn
     left = {h: capacity_left(state, h) for h in hexes}
     served: dict[str, int] = {h: 0 for h in hexes}
+    doubled = _italian_markers(state)  # 46.2 (optional): hex -> units of capacity only Italian STPs brought
+    extra: dict[str, int] = {h: 0 for h in hexes}
     dist = {h: multi_source_reach(hm.neighbors, passable_, [hm.index(h)], blocked_sides=blocked) for h in hexes}
     out: set[str] = set()
     for u in sorted(units, key=lambda u: (not u.props.get("oos"), u.id)):
@@ -356,16 +358,33 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
         if again:
             out.add(u.id)  # already counted against that marker this turn
             continue
+        cost = 2 if u.nation in doubled["nations"] else 1
         options = sorted((int(dist[h][i]), h) for h in hexes if dist[h][i] >= 0 and left[h] > 0)
         if not options:
             continue
         h = options[0][1]
-        left[h] -= 1
+        plain = left[h] - doubled["hexes"].get(h, 0)  # capacity of the markers not brought by Italian STPs
+        if cost == 2 and plain < 1:
+            second = [hh for _, hh in options[1:] if left[hh] > 0]
+            if left[h] >= 2:
+                left[h] -= 2
+                extra[h] += 1
+            elif second:  # "a German unit may trace to two markers"
+                left[h] -= 1
+                left[second[0]] -= 1
+                served[second[0]] += 1
+            else:
+                continue
+            doubled["hexes"][h] = max(0, doubled["hexes"].get(h, 0) - 2)
+        else:
+            left[h] -= 1
+            if plain < 1 and h in doubled["hexes"]:
+                doubled["hexes"][h] -= 1
         served[h] += 1
         out.add(u.id)
     for h, n in served.items():
         marks[h].pop("used", None)
-        n += len(early[h])
+        n += len(early[h]) + extra[h]
         if n:
             sea = int(marks[h]["markers"]) - int(marks[h].get("air", 0))
             sea_used = min(sea, -(-n // MARKER_UNITS))       # 32.4: four units a supply marker, served first
@@ -374,10 +393,27 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
             marks[h]["markers"] -= used
             if air_used:
                 marks[h]["air"] = int(marks[h].get("air", 0)) - air_used
+            if marks[h].get("italian"):  # the plain markers are used first
+                plain = int(marks[h]["markers"]) + used - int(marks[h].get("air", 0)) - int(marks[h]["italian"])
+                marks[h]["italian"] = max(0, int(marks[h]["italian"]) - max(0, sea_used - plain))
             state.emit("supply_markers_used", side=side, rule="ETO-32.4",
                        text=f"{used} supply marker(s) at {h} consumed supplying {n} unit(s)", hex=h, units=n,
                        markers=used)
     return out
+
+
+def _italian_markers(state: State) -> dict[str, Any]:
+    """ETO-46.2 (optional): "A German unit supplied from a marker carried by Italian STPs counts as
+    2 units of marker capacity" -- the capacity (in units) of such markers by hex, and who pays double."""
+    t = state.ruleset.tables["politics"]["stp_restrictions"]
+    if not state.game.optional_rule(t["rule"]):
+        return {"nations": set(), "hexes": {}}
+    hexes = {}
+    for h, m in state.markers.get("supply_markers", {}).items():
+        it = min(int(m.get("italian", 0)), int(m.get("markers", 0)) - int(m.get("air", 0)))
+        if it > 0:
+            hexes[h] = it * MARKER_UNITS
+    return {"nations": {t["german"]}, "hexes": hexes}
 
 
 def restored_this_turn(state: State, h: str) -> list[str]:
