@@ -218,3 +218,18 @@ def test_eto_10_6_air_units_aboard_stay_aboard_and_enemy_air_does_not_prevent(tm
     assert c["result"] == "(D2)" and s.units_by_id["UK-inf"].location == CALAIS
     assert sea_transport.is_aboard(s.units_by_id["UK-f"])                     # stays aboard
     assert s.units_by_id["GE-f"].location != CALAIS                           # 13.2: the base is lost
+
+
+def test_eto_24_1_a_coastal_fort_is_removed_when_its_hex_falls_to_an_amphibious_assault(tmp_path):
+    """24.1: "If an enemy unit enters the hex by land movement (or the hex is captured in an amphibious
+    assault), the fortification marker is removed"."""
+    s = _assault_state(tmp_path)
+    from workbench.rulesets.eto.control import removable_marker_kinds
+
+    kind = sorted(removable_marker_kinds(s))[0]
+    s.markers.setdefault("forts", {})[CALAIS] = {"kind": kind, "side": "axis"}
+    c = _resolve(s)
+    if s.decision and s.decision.kind == "attacker_losses":
+        s.apply({"kind": "take_losses", "units": ["UK-inf"]})
+    assert c["result"] == "D1x" and s.units_by_id["UK-arm"].location == CALAIS   # a step lost, the hex taken
+    assert CALAIS not in s.markers.get("forts", {})

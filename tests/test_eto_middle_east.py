@@ -286,3 +286,39 @@ def test_eto_22_6_impromptu_offensive_from_the_middle_east_hq_in_the_box(tmp_pat
     s.tracks["UK.offensives"] = 0
     begin_offensive(s, "allies")
     assert {"kind": "impromptu", "mode": "hq", "hq": "UK-ME"} in s.legal_orders()
+
+
+def test_eto_24_1_a_supply_marker_in_the_box_supplies_through_the_iraq_edge(tmp_path):
+    """24.1: "The UK player can trace supply to a friendly map edge hex in Iraq if he has a supply
+    marker in the box" -- a British unit at Mosul, cut off, is supplied by the box's marker."""
+    from workbench.rulesets.eto import supply
+
+    s = _me_state(tmp_path, [unit("UK-a", "UK", "infantry", "11268"), unit("GE-a", "GE", "infantry", "08640")])
+    u = s.unit("UK-a")
+    assert supply.marker_reach(s, "allies")[s.map.index("11268")] < 0
+    s.markers["supply_markers"] = {BOX: {"side": "allies", "nation": "UK", "markers": 1}}
+    s.forget()
+    assert supply.marker_reach(s, "allies")[s.map.index("12677")] == 0      # an edge hex is a source
+    assert supply.marker_reach(s, "allies")[s.map.index("11268")] > 0
+    assert supply.marker_supply(s, "allies", [u]) == {"UK-a"}
+
+
+def test_eto_24_1_an_air_unit_in_the_box_changes_base_to_any_iraq_airbase(tmp_path):
+    """24.1: "An air unit in the box can change base to any airbase in Iraq as the first hop of its
+    base change" -- to Baghdad, however far, but not beyond Iraq on that hop."""
+    from workbench.engine import load_scenario
+
+    text = scenario_text([unit("UK-f", "UK", "fighter", BOX), unit("GE-a", "GE", "infantry", "08640")],
+                         first="1941-07", last="1941-08", tracks={"UK.eps": 30}, options={"air": True})
+    text = text.replace('nations = ["SU"]', 'nations = ["SU", "UK"]').replace(
+        '"Estonia" = "allies"', '"Estonia" = "allies"\n' + "".join(f'"{c}" = "allies"\n' for c in ALLIED))
+    path = tmp_path / "me-air.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    step_to(s, "naval-air/sides/air-movement")
+    if s.decision.side != "allies":
+        s.apply({"kind": "end_step"})
+    with pytest.raises(IllegalOrder, match="ETO-24.1"):
+        s.apply({"kind": "fly", "units": ["UK-f"], "mission": "change_base", "to": s.map.hex_of("Cairo")})
+    s.apply({"kind": "fly", "units": ["UK-f"], "mission": "change_base", "to": "11774"})   # Baghdad
+    assert s.unit("UK-f").location == "11774"

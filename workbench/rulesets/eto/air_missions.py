@@ -59,6 +59,7 @@ from workbench.rulesets.eto.air_flights import (
     phase_for,
 )
 from workbench.rulesets.eto.control import SIDE_CODE, control
+from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import air_grounded
 
 MISSIONS = ("change_base", "attack_air", "attack_naval", "ground_support", "bomb")
@@ -90,6 +91,10 @@ def unit_why_not(state: State, side: str, u: Unit, mission: str, to: str | None 
         return Refusal("ETO-12.1", f"{u.id} is not an air unit" + (
             " (an ATP marker flies transport orders, or changes base, 18.1)" if air_units.is_atp(state, u) else ""))
     afloat = carriers.carrier_of(state, u) is not None  # 13.3: a carrier is its base, wherever it is
+    in_box = u.location in state.ruleset.tables["terrain"].get("transit_boxes", {})  # 24.1: the Iraq box
+    if in_box and not air_units.airborne(u):
+        return None if mission == "change_base" else Refusal(
+            "ETO-24.1", f"{u.id} is in the {u.location}: from there it only changes base to an airbase in Iraq")
     if not (values.on_map(u) or afloat) or air_units.airborne(u):
         return Refusal("ETO-12.0", f"{u.id} is not on an airbase (it is {'flying' if air_units.airborne(u) else u.location})")
     if u.props.get("debarked") == state.turn_label:
@@ -231,6 +236,13 @@ def candidate_targets(state: State, side: str, u: Unit, mission: str) -> list[st
     """Hexes in range a mission could go to, nearest first (for the order list)."""
     hm = state.map
     enemy = values.other(side)
+    box = state.ruleset.tables["terrain"].get("transit_boxes", {}).get(u.location)
+    if box is not None:  # 24.1: from the Iraq box, to any airbase in Iraq
+        if mission != "change_base":
+            return []
+        ta = terrain_arrays(state)
+        return sorted(b for b in airbases.friendly_bases(state, side) if hm.has_hex(b)
+                      and ta.country[hm.index(b)] == box.get("command_country") and airbases.has_room(state, side, b, u))
     rng = air_supply.mission_range(state, u)  # 33.7: one hex while out of supply
     start = carriers.launch_hex(state, u) if carriers.carrier_of(state, u) is not None else u.location
     if start is None or not hm.has_hex(start):
@@ -416,6 +428,15 @@ def _plan(state: State, order: dict[str, Any]) -> tuple[list[Unit], str, list[st
                 break
             if not isinstance(stop, str) or not airbases.is_friendly_base(state, side, stop):
                 raise IllegalOrder("ETO-12.3", f"each hop of a change of base ends on a friendly airbase; {stop} is none")
+            box = state.ruleset.tables["terrain"].get("transit_boxes", {}).get(prev)
+            if box is not None:  # 24.1: "An air unit in the box can change base to any airbase in Iraq as the first hop"
+                if terrain_arrays(state).country[state.map.index(stop)] != box.get("command_country"):
+                    raise IllegalOrder("ETO-24.1", f"from the {prev} the first hop goes to an airbase in "
+                                                   f"{box.get('command_country')}; {stop} is not there")
+                path.append(stop)  # straight onto the Iraq base, however far (the box is off the map)
+                stops.append(stop)
+                prev = stop
+                continue
             leg = path_to(state, prev, stop)
             refuse(path_why_not(state, side, prev, leg, hop))
             path += leg

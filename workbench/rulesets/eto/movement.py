@@ -491,19 +491,7 @@ def transit_box(state: State, name: str) -> dict[str, Any] | None:
     return row if row is not None and name in state.map.boxes else None
 
 
-def box_edges(state: State, name: str, side: str) -> list[int]:
-    """ETO-24.1: the box's map-edge hexes (its map links) that are friendly to ``side`` and hold
-    no enemy unit."""
-    hm = state.map
-    ctrl = control(state)
-    enemy = occupied_by(state, values.other(side))
-    out = []
-    for h in hm.boxes[name].links:
-        if hm.has_hex(h):
-            i = hm.index(h)
-            if ctrl[i] == SIDE_CODE[side] and not enemy[i]:
-                out.append(i)
-    return out
+box_edges = supply.box_edges  # ETO-24.1: a transit box's friendly map-edge hexes (supply reads them too)
 
 
 def box_user_why_not(state: State, unit: Unit, name: str) -> Refusal | None:

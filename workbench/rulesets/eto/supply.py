@@ -305,11 +305,38 @@ def _marker_hexes(state: State, side: str) -> set[str]:
             if m.get("side") == side and m.get("markers", 0) > 0}
 
 
+def marker_sources(state: State, h: str, side: str) -> list[int]:
+    """The map hexes a supply line traces to for the markers at ``h``: the hex itself, or for a
+    transit box (24.1: "The UK player can trace supply to a friendly map edge hex in Iraq if he has
+    a supply marker in the box") its friendly map-edge hexes free of enemy units."""
+    hm = state.map
+    if hm.has_hex(h):
+        return [hm.index(h)]
+    box = state.ruleset.tables["terrain"].get("transit_boxes", {}).get(h)
+    if box is None or h not in hm.boxes:
+        return []
+    m = state.markers.get("supply_markers", {}).get(h, {})
+    if m.get("nation") not in box.get("nations", []) and m.get("side") != side:
+        return []
+    return box_edges(state, h, side)
+
+
+def box_edges(state: State, name: str, side: str) -> list[int]:
+    """ETO-24.1: a transit box's map-edge hexes (its map links) friendly to ``side`` and holding no
+    enemy unit (movement and supply both use them)."""
+    hm = state.map
+    ctrl = control(state)
+    enemy = {u.location for u in state.units_by_id.values() if u.side != side and values.on_map(u)
+             and not values.is_air_counter(state, u)}
+    return [hm.index(h) for h in hm.boxes[name].links
+            if hm.has_hex(h) and ctrl[hm.index(h)] == SIDE_CODE[side] and h not in enemy]
+
+
 def marker_reach(state: State, side: str) -> np.ndarray:
     """``int32[N]``: supply-line length from the nearest supply marker of ``side`` (32.4; -1: none)."""
     def make() -> np.ndarray:
         hm = state.map
-        srcs = [hm.index(h) for h in sorted(_marker_hexes(state, side))]
+        srcs = sorted({i for h in sorted(_marker_hexes(state, side)) for i in marker_sources(state, h, side)})
         if not srcs:
             return np.full(hm.size, -1, dtype=np.int32)
         return multi_source_reach(hm.neighbors, passable(state, side), srcs, blocked_sides=~crossable_sides(state))
@@ -322,6 +349,8 @@ def capture_markers(state: State) -> None:
     hm = state.map
     ctrl = control(state)
     for h, m in state.markers.get("supply_markers", {}).items():
+        if not hm.has_hex(h):
+            continue  # markers in a box change hands with no hex (24.1's Iraq box)
         c = ctrl[hm.index(h)]
         owner = "axis" if c == SIDE_CODE["axis"] else "allies"
         if c in (SIDE_CODE["axis"], SIDE_CODE["allies"]) and m.get("side") != owner and m.get("markers", 0) > 0:
@@ -350,7 +379,9 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
     served: dict[str, int] = {h: 0 for h in hexes}
     doubled = _italian_markers(state)  # 46.2 (optional): hex -> units of capacity only Italian STPs brought
     extra: dict[str, int] = {h: 0 for h in hexes}
-    dist = {h: multi_source_reach(hm.neighbors, passable_, [hm.index(h)], blocked_sides=blocked) for h in hexes}
+    dist = {h: multi_source_reach(hm.neighbors, passable_ | _srcs_mask(hm.size, marker_sources(state, h, side)),
+                                  marker_sources(state, h, side), blocked_sides=blocked)
+            if marker_sources(state, h, side) else np.full(hm.size, -1, dtype=np.int32) for h in hexes}
     out: set[str] = set()
     for u in sorted(units, key=lambda u: (not u.props.get("oos"), u.id)):
         i = hm.index(u.location)
@@ -399,6 +430,12 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
             state.emit("supply_markers_used", side=side, rule="ETO-32.4",
                        text=f"{used} supply marker(s) at {h} consumed supplying {n} unit(s)", hex=h, units=n,
                        markers=used)
+    return out
+
+
+def _srcs_mask(n: int, idx: list[int]) -> np.ndarray:
+    out = np.zeros(n, dtype=bool)
+    out[idx] = True
     return out
 
 
@@ -452,7 +489,10 @@ def restore_from_marker(state: State, unit: Unit, why: str) -> bool:
     for h in sorted(_marker_hexes(state, unit.side)):
         if capacity_left(state, h) <= 0:
             continue
-        d = int(multi_source_reach(hm.neighbors, pas, [hm.index(h)], blocked_sides=blocked)[i])
+        srcs = marker_sources(state, h, unit.side)
+        if not srcs:
+            continue
+        d = int(multi_source_reach(hm.neighbors, pas, srcs, blocked_sides=blocked)[i])
         if d >= 0 and (best is None or d < best[0]):
             best = (d, h)
     if best is None:
