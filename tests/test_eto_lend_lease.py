@@ -215,3 +215,34 @@ def test_eto_36_3_soviet_income_follows_the_war_state(tmp_path: Path) -> None:
     advance(s2, at("income/convoy-routes", "1942-winter"))
     inc = next(e for e in events(s2, "income") if e["rule"] == "ETO-36.1" and e["data"]["nation"] == "SU")
     assert inc["data"]["base"] == 100  # "If the Soviet Union is still neutral during the winter 1942"
+
+
+def test_eto_36_6_usll_destroyers_arrive_straight_in_a_convoy_escort_box(tmp_path: Path) -> None:
+    """36.6: "the British order of battle lists several 'USLL Destroyer' units. These are destroyers
+    which, upon arrival, can be placed directly in a convoy escort box" -- a scenario's arrival in the
+    North Atlantic escort box escorts that route at once; any other unit is refused there at load."""
+    from eto_kit import scenario_text
+
+    from workbench.engine import load_scenario
+    from workbench.engine.errors import ScenarioError
+    from workbench.rulesets.eto import convoys
+
+    arrival = ('[[reinforcements]]\nturn = "1941-05"\nnation = "UK"\nwhere = "North Atlantic convoy escort box"\n'
+               'units = [{ id = "UK-USLL1", type = "dd", usll = true }]\n')
+    text = scenario_text([unit("GE-1", "GE", "infantry", "03946")], first="1941-04", last="1941-06", west=True,
+                         options={"naval": True}, extra=arrival)
+    path = tmp_path / "usll.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    assert "UK-USLL1" not in s.units_by_id
+    for _ in range(400):
+        if s.turn_label == "1941-05":
+            break
+        d = s.decision
+        s.apply({"kind": "end_step"} if "end_step" in d.kinds else {"kind": "pass"} if "pass" in d.kinds
+                else {"kind": "choose_first", "side": d.side} if "choose_first" in d.kinds else s.legal_orders()[0])
+    u = s.unit("UK-USLL1")
+    assert u.location == "North Atlantic convoy escort box" and u in convoys.escorts(s, "north_atlantic")
+    path.write_text(text.replace("usll = true", "usll = false"))
+    with pytest.raises(ScenarioError, match="36.6"):
+        load_scenario(path)

@@ -377,6 +377,14 @@ class ETORuleset(ETOFace, Ruleset):
             if r.get("turn") != state.turn_label:
                 continue
             nation = r["nation"]
+            if r["where"] in hm.boxes:  # 36.6: "USLL Destroyer" units "can be placed directly in a convoy escort box"
+                for spec in r.get("units", []):
+                    if spec["id"] not in state.units_by_id:
+                        state.units_by_id[spec["id"]] = Unit(spec["id"], sides[nation], nation, spec["type"], None,
+                                                             r["where"], False, {"usll": True})
+                        state.emit("reinforcement", side=sides[nation], rule="ETO-36.6", unit=spec["id"],
+                                   text=f"{spec['id']}, a USLL destroyer, arrives in the {r['where']}")
+                continue
             where = r["where"] if str(r["where"]).isdigit() else hm.hex_of(r["where"])
             for spec in r.get("units", []):
                 if spec["id"] in state.units_by_id:

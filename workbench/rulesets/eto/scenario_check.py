@@ -204,12 +204,17 @@ def check_reinforcements(c: Check) -> None:
         if r.get("nation") not in c.side_of:
             c.fail(f"{key}.nation", f"{shown(repr(r.get('nation')))} is a nation on no side; declare it under "
                    "[sides.<side>] nations")
-        if not c.place_ok(r.get("where")):
+        escort_box = isinstance(r.get("where"), str) and r["where"].endswith("convoy escort box") \
+            and r["where"] in c.hm.boxes
+        if not c.place_ok(r.get("where")) and not escort_box:
             c.fail(f"{key}.where", f"{shown(repr(r.get('where')))} is no hex label or place on map {c.hm.name}")
         c.text(r, "note", key)
         for j, u in enumerate(r.get("units", [])):
-            c.known(u, {"id", "type", "note", "name"}, f"{key}.units[{j}]", "an ETO reinforcement unit "
+            c.known(u, {"id", "type", "note", "name", "usll"}, f"{key}.units[{j}]", "an ETO reinforcement unit "
                     "(one unit each: ETO reinforcements take no count)")
+            if escort_box and not u.get("usll"):
+                c.fail(f"{key}.units[{j}]", "only USLL destroyers (usll = true) arrive straight in a convoy escort "
+                       "box (36.6)")
 
 
 def check_force_pool(c: Check) -> None:
