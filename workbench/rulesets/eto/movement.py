@@ -44,7 +44,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import invasion, stacking, supply, values
+from workbench.rulesets.eto import invasion, politics, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.garrison import home_lock
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -79,11 +79,17 @@ def land_occupied_by(state: State, side: str) -> np.ndarray:
 
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
     """Hexes closed to this unit by control and scenario rules: neutral hexes (no invasions in
-    the land core, 30.2/39), Bulgaria for Soviet units and the Finnish halt line (scenario)."""
+    the land core, 30.2/39), everything outside a neutral's own territory for the neutral's units
+    (39.0: at peace until it invades), Bulgaria for Soviet units and the Finnish halt line
+    (scenario)."""
+    confined = unit.nation if politics.at_peace(state, unit.nation) else ""
+
     def make() -> np.ndarray:
         hm = state.map
         ta = terrain_arrays(state)
         out = control(state) == NEUTRAL
+        if confined:  # its own (neutral) soil is open to it, all the rest closed
+            out = ~politics.territory(state, confined)
         rules = state.game.scenario.raw.get("special_rules", [])
         effects = {r.get("effect") for r in rules if isinstance(r, dict)}
         if unit.side == "allies" and "minors_active" in effects:
@@ -95,15 +101,15 @@ def banned_hexes(state: State, unit: Unit) -> np.ndarray:
             except KeyError:
                 pass
         return out
-    return state.derived(("eto.banned", unit.side, unit.nation == "FI"), make, state.event_stamp)
+    return state.derived(("eto.banned", unit.side, unit.nation == "FI", confined), make, state.event_stamp)
 
 
 def enter_arrays(state: State, unit: Unit) -> tuple[np.ndarray, np.ndarray]:
     """``(enter_ok[N], side_ok[N, 6])`` for a unit's side and class: terrain, hexside,
     fortification and control permissions (24.1), enemy-occupied hexes excluded."""
     cls = values.unit_class(state, unit)
-    key = ("eto.enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI" else "",
-           unit.type if cls == "hq" else "")
+    key = ("eto.enter", unit.side, cls, unit.nation if cls == "partisan" or unit.nation == "FI"
+           or politics.at_peace(state, unit.nation) else "", unit.type if cls == "hq" else "")
 
     def make() -> tuple[np.ndarray, np.ndarray]:
         hm = state.map
@@ -159,6 +165,9 @@ def entry_barrier(state: State, unit: Unit, a: int, d: int, b: int) -> str:
     if ta.fortress_side[a, d] and ta.fort_hex[b]:
         return "enemy units may not enter a fortified hex through its fortress hexside until it is captured"
     if banned_hexes(state, unit)[b]:
+        if politics.at_peace(state, unit.nation) and not politics.territory(state, unit.nation)[b]:
+            return (f"{unit.nation} is neutral: its units stay inside its own territory until it invades "
+                    "(ETO-39.0; declare_war first)")
         if control(state)[b] == NEUTRAL and terrain_arrays(state).land[b]:
             return invasion.neutral_territory_note(state)
         return "the hex is closed to this unit by a scenario rule"

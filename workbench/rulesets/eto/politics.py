@@ -102,6 +102,13 @@ def neutral(state: State, nation: str) -> bool:
     return partnership(state, nation) is None
 
 
+def at_peace(state: State, nation: str) -> bool:
+    """ETO-39.0 in a game that plays politics: ``nation`` is neutral, so its units stay on its own
+    soil, need no supply line and exert no ZOC until it enters the war (docs/rulings-eto.md, the
+    1939 campaign).  Always false in the slice scenarios, whose sides are all at war."""
+    return on(state.game) and neutral(state, nation)
+
+
 def at_war(state: State, a: str, b: str) -> bool:
     """Two nations at war: their partnerships face each other on an open front, or a war was
     opened between the two alone (43.2-43.6)."""

@@ -151,7 +151,12 @@ def nation_kind(state: State, nation: str) -> str:
 def major_of(state: State, nation: str) -> str:
     """The major partner that pays for (and keeps the force pool of) a minor's units (ETO-27.2)."""
     row = state.ruleset.tables["units"]["nations"].get(nation, {})
-    return row.get("major_partner", nation)
+    if "major_partner" in row or row.get("kind") != "minor":
+        return row.get("major_partner", nation)
+    # 41.1: a minor with no fixed major (Poland, Norway ...) serves its partnership's major
+    # (tables/politics.toml [partnership_major]; docs/rulings-eto.md, the 1939 campaign)
+    p = state.markers.get("politics", {}).get("members", {}).get(nation)
+    return str(state.ruleset.tables["politics"].get("partnership_major", {}).get(p, nation))
 
 
 def units_at(state: State, label: str, side: str | None = None) -> list[Unit]:
