@@ -12,6 +12,7 @@ import pytest
 from workbench.bots import RandomPolicy
 from workbench.engine import load_scenario
 from workbench.rulesets.eto import (
+    air_ship_interception,
     invasion,
     movement,
     politics,
@@ -36,10 +37,13 @@ OOB = {
            "bb": 13, "cv": 3, "ca": 4, "cl": 5, "dd": 4 + 16, "ss": 2, "stp": 3},
     "FR": {"infantry": 17, "armor": 1, "hq": 1, "fighter": 3, "bomber": 2, "bb": 5, "cv": 1, "ca": 3, "cl": 2,
            "dd": 3, "ss": 2, "stp": 2},
-    "IT": {"infantry": 14, "hq": 1, "hq_africa": 1, "fighter": 3, "bomber": 3, "bb": 2, "ca": 3, "cl": 3, "dd": 4,
-           "ss": 4, "stp": 2},
-    "SU": {"infantry": 19, "armor": 4, "cavalry": 2, "hq": 3, "general": 1, "fighter": 3, "fighter_bomber": 1,
-           "bomber": 2, "bb": 3, "cl": 2, "dd": 3, "ss": 2},
+    "IT": {"infantry": 14, "hq": 1, "hq_africa": 1},
+    "SU": {"infantry": 19, "armor": 4, "cavalry": 2, "hq": 3, "general": 1},
+}
+#: The neutral majors' air forces and fleets, waiting Unplaced until they enter the war (ruling C3).
+WAITING = {
+    "IT": {"fighter": 3, "bomber": 3, "bb": 2, "ca": 3, "cl": 3, "dd": 4, "ss": 4, "stp": 2},
+    "SU": {"fighter": 3, "fighter_bomber": 1, "bomber": 2, "bb": 3, "cl": 2, "dd": 3, "ss": 2},
 }
 #: Units of each neutral minor waiting in the Unplaced box.
 MINORS = {"NO": 3, "SW": 4, "DK": 1, "NL": 3, "BE": 5, "YU": 6, "GR": 5, "TU": 6, "SP": 6, "PT": 2, "EI": 1,
@@ -125,7 +129,7 @@ def test_eto_39_2_campaign_neutral_minors_wait_unplaced_with_deploy_hexes(state)
     country, at least one infantry unit in the capital, within the stacking limit."""
     hm, ta = state.map, terrain_arrays(state)
     capitals = hm.hexes["capital"].to_list()
-    waiting = [u for u in state.units_by_id.values() if u.location == invasion.UNPLACED]
+    waiting = [u for u in state.units_by_id.values() if u.location == invasion.UNPLACED and u.nation in MINORS]
     assert Counter(u.nation for u in waiting) == Counter(MINORS)
     for n in MINORS:
         units = [u for u in waiting if u.nation == n]
@@ -167,6 +171,36 @@ def test_eto_39_0_neutral_units_stay_home_out_of_the_war(state):
     assert not zoc(state, "axis")[yugoslavia]
     invasion.invade(state, "IT", "YU")  # Italy enters the war: its units are belligerents
     assert zoc(state, "axis")[yugoslavia] and not movement.banned_hexes(state, it)[yugoslavia]
+
+
+def test_eto_39_2_campaign_neutral_majors_fleets_and_air_forces_wait_for_the_war(state):
+    """Ruling C3: Italy's and the USSR's air units and ships wait Unplaced; when Italy enters the
+    war by invading Greece they go out at once -- ships into their ports, air units onto their
+    bases -- on the Axis side; the Soviet ones when Germany invades the USSR."""
+    got: dict[str, Counter] = {}
+    for u in state.units_by_id.values():
+        if u.location == invasion.UNPLACED and u.nation in WAITING:
+            got.setdefault(u.nation, Counter())[u.type] += 1
+    assert {n: dict(c) for n, c in got.items()} == WAITING
+    invasion.invade(state, "IT", "GR")
+    cavour = state.unit("IT-Cavour")
+    assert cavour.location == state.map.hex_of("Taranto") and cavour.props.get("in_port") and cavour.side == "axis"
+    fighter = state.unit("IT-1SA")
+    assert fighter.location == state.map.hex_of("Milan") and fighter.props.get("base") == fighter.location
+    assert not [u.id for u in state.units_by_id.values() if u.nation == "IT" and u.location == invasion.UNPLACED]
+    assert state.unit("SU-Marat").location == invasion.UNPLACED
+    invasion.invade(state, "GE", "SU")
+    assert state.unit("SU-Marat").location == state.map.hex_of("Leningrad") and state.unit("SU-Marat").side == "allies"
+
+
+def test_eto_13_1_bombers_are_not_offered_an_interception_over_neutral_land(state):
+    """13.1, 14.1 (found by the campaign's random bots): a Munich bomber within range of the Western
+    Mediterranean would fly over neutral Switzerland and Italy to intercept a ship there, which
+    would invade them (39.0): it is not offered, so the offer and the order agree."""
+    u = state.unit("GE-LF3-KG")
+    why = air_ship_interception.interceptor_why_not(state, u, "axis", "Western Mediterranean")
+    assert why is not None and why.rule == "ETO-13.1" and "neutral land hex" in why.why
+    assert air_ship_interception.target_hex(state, u, "Western Mediterranean") is not None  # in range
 
 
 def test_eto_41_1_campaign_polish_losses_go_to_the_british_pool(state):

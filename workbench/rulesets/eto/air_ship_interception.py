@@ -125,6 +125,10 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
                                    f"from {u.location}")
     if air_grounded(state)[state.map.index(to)]:
         return Refusal("ETO-1.4", f"air is grounded over {to} this month")
+    path = air_flights.path_to(state, u.location, to) if u.location != to else []
+    why = air_flights.path_why_not(state, side, u.location, path, air_units.air_range(state, u))
+    if why:  # 13.1: the flight the order would fly (never over neutral land, 39.0)
+        return why
     voyage = voyage or naval_movement.voyage_record(state)
     if voyage is not None and voyage["phase"] == "end" and not entered_range(state, u, voyage):
         return Refusal("ETO-14.4", f"in the End phase air intercepts only ships that enter its range during the "
