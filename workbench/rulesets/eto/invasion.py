@@ -191,7 +191,7 @@ def deploy(state: State, nation: str) -> list[str]:
     the controlling player's set-up chosen when the scenario was written).  A neutral major's
     ships and air units wait there too until it enters the war (ruling C3): a ship enters its
     port (``props.in_port`` as written), an air unit lands on its base (13.2)."""
-    from workbench.rulesets.eto import airbases, air_units
+    from workbench.rulesets.eto import air_units, airbases
 
     out = []
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
