@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from workbench.bots import RandomPolicy
+from workbench.bots.heuristic import HeuristicPolicy, make_policy
 from workbench.engine import load_scenario
 from workbench.rulesets.eto import (
     air_ship_interception,
@@ -243,15 +243,21 @@ def test_eto_campaign_1939_june_1945_grading(state):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2])
-def test_eto_campaign_1939_random_bots_play_the_first_months(game, seed):
-    """Random bots play from September 1939 through the winter 1940 seasonal turn and into
-    January 1940 without an error or a dead end."""
+@pytest.mark.parametrize(("bot", "seed"), [("random", 1), ("heuristic", 2)])
+def test_eto_campaign_1939_bots_play_the_first_months(game, bot, seed):
+    """Random (and heuristic) bots play from September 1939 through the winter 1940 seasonal turn
+    and into January 1940 without an error or a dead end; every random order is a legal one."""
     s = game.new_state(seed=seed)
-    pols = {"axis": RandomPolicy(seed), "allies": RandomPolicy(seed + 100)}
+    pols = {side: make_policy(bot, "eto", side, seed * 2 + k) for k, side in enumerate(("axis", "allies"))}
+    for p in pols.values():
+        if isinstance(p, HeuristicPolicy):
+            p.raise_errors = True
     while s.turn_label != "1940-01" and not s.is_over:
-        legal = s.legal_orders()
-        assert legal, s.clock
         d = s.decision
-        s.apply(pols[d.side].choose(s.ruleset.view(s, d.side), legal))
+        if bot == "random":
+            legal = s.legal_orders()
+            assert legal, s.clock
+            s.apply(pols[d.side].choose(s.ruleset.view(s, d.side), legal))
+        else:
+            s.apply(pols[d.side].choose_in(s, d.side))
     assert s.turn_label == "1940-01" or s.result
