@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from eto_kit import make_game, unit
 
 from workbench.bots.heuristic import HeuristicPolicy, make_policy
 from workbench.engine import load_scenario
+from workbench.engine.errors import ScenarioError
 from workbench.rulesets.eto import (
     air_ship_interception,
     invasion,
@@ -261,3 +263,66 @@ def test_eto_campaign_1939_bots_play_the_first_months(game, bot, seed):
         else:
             s.apply(pols[d.side].choose_in(s, d.side))
     assert s.turn_label == "1940-01" or s.result
+
+
+# -- eto/west-1940: the same campaign from 10 May 1940 ----------------------------------------------------
+WEST = "eto/west-1940"
+
+
+@pytest.fixture(scope="module")
+def west():
+    return load_scenario(WEST)
+
+
+def test_eto_39_0_west_1940_war_state_of_may_1940(west):
+    """10 May 1940: Germany at war with Poland, Denmark, Norway, the UK and France; the Low
+    Countries still neutral, their armies waiting to deploy; Italy and the USSR neutral; the
+    Winter War fought (43.3)."""
+    s = west.new_state(seed=0)
+    assert all(politics.at_war(s, "GE", n) for n in ("PL", "DK", "NO", "UK", "FR"))
+    assert all(politics.neutral(s, n) for n in ("NL", "BE", "LU", "IT", "SU", "US", "SW"))
+    assert politics.war_state(s)["winter_war"] and s.tracks["winter_war"] == "won"
+    assert Counter(u.nation for u in s.units_by_id.values() if u.location == invasion.UNPLACED
+                   and u.nation in ("NL", "BE")) == {"NL": 3, "BE": 5}
+    invasion.invade(s, "GE", "NL")  # 39.7: Benelux is one nation
+    assert all(politics.at_war(s, "GE", n) for n in ("NL", "BE", "LU"))
+    assert s.unit("BE-1").location == s.map.hex_of("Brussels")
+
+
+def test_eto_39_3_west_1940_soviet_zones_are_neutral_home_until_the_ussr_is_at_war(west):
+    """The USSR's 1939-40 annexations are neutral control regions it holds as home: German units
+    may not enter eastern Poland, the Soviet armies there may move inside it (and the USSR) but
+    not beyond; when Germany invades the USSR the zone becomes Soviet at once (39.3)."""
+    s = west.new_state(seed=0)
+    hm, ctrl = s.map, control(s)
+    lwow, warsaw = hm.index(hm.hex_of("Lwow")), hm.index(hm.hex_of("Warsaw"))
+    assert ctrl[lwow] == 0 and ctrl[warsaw] == SIDE_CODE["axis"]
+    assert politics.territory(s, "SU")[lwow] and not politics.territory(s, "SU")[warsaw]
+    ge, su = s.unit("GE-Oberost"), s.unit("SU-5A")
+    assert su.location == hm.hex_of("Lwow")
+    assert movement.banned_hexes(s, ge)[lwow] and not movement.banned_hexes(s, su)[lwow]
+    assert movement.banned_hexes(s, su)[warsaw]
+    invasion.invade(s, "GE", "SU")
+    assert control(s)[lwow] == SIDE_CODE["allies"] and not movement.banned_hexes(s, ge)[lwow]
+
+
+def test_eto_39_0_a_neutral_region_needs_politics_and_its_holder(tmp_path):
+    """scenario_check: a control region may be neutral (a neutral's annexed zone) only in a
+    scenario that plays politics and names the nation holding it as home."""
+    region = ('[[control_regions]]\nname = "zone"\ncountry = "USSR"\nside = "neutral"\nhexes = ["08742"]\n')
+    with pytest.raises(ScenarioError, match="a neutral region needs options.politics on"):
+        make_game(tmp_path, [unit("GE-a", "GE", "infantry", "08640")], extra=region)
+
+
+@pytest.mark.slow
+def test_eto_west_1940_heuristic_bots_play_the_summer_of_1940(west):
+    """Heuristic bots play the May 1940 start through the summer 1940 seasonal turn without an
+    error (every order legal: raise_errors)."""
+    s = west.new_state(seed=3)
+    pols = {side: make_policy("heuristic", "eto", side, 6 + k) for k, side in enumerate(("axis", "allies"))}
+    for p in pols.values():
+        p.raise_errors = True
+    while s.turn_label != "1940-08" and not s.is_over:
+        d = s.decision
+        s.apply(pols[d.side].choose_in(s, d.side))
+    assert s.turn_label == "1940-08" or s.result

@@ -193,13 +193,15 @@ def countries(state: State, nation: str) -> list[str]:
 
 
 def territory(state: State, nation: str) -> np.ndarray:
-    """Land hexes of a nation's home country and colonies; a nation made in play (Vichy France,
+    """Land hexes of a nation's home country and colonies, and the scenario's control regions it
+    holds as home (``home``: the USSR's 1939-40 annexations); a nation made in play (Vichy France,
     40.4) has its zone in ``state.arrays["zone.<nation>"]``."""
     zone = state.arrays.get(f"zone.{nation}")
     if zone is not None:
         return zone.astype(bool)
     ta = terrain_arrays(state)
-    return np.isin(ta.country, countries(state, nation)) & ta.land
+    # with the scenario's regions held as home (the USSR's 1939-40 annexations, 43.2-43.5)
+    return np.isin(ta.country, countries(state, nation)) & ta.land | ctl.home_mask(state, nation)
 
 
 def nation_of_country(state: State, country: str) -> str | None:
