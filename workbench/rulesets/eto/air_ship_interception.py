@@ -167,6 +167,11 @@ def interceptor_why_not(state: State, u: Unit, side: str, space: str,
                                    f"from {start}")
     if air_grounded(state)[state.map.index(to)]:
         return Refusal("ETO-1.4", f"air is grounded over {to} this month")
+    if start is not None and start != to and values.on_map_label(start):
+        path = air_flights.path_to(state, start, to)
+        why = air_flights.path_why_not(state, side, start, path, air_units.air_range(state, u))
+        if why:  # 13.1: the flight the order would fly (never over neutral land, 39.0)
+            return why
     if voyage is not None and voyage["phase"] == "end" and not entered_range(state, u, voyage):
         return Refusal("ETO-14.4", f"in the End phase air intercepts only ships that enter its range during the "
                                    f"phase; these began it within {u.id}'s range and have not left it")

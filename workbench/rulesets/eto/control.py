@@ -82,6 +82,8 @@ def initial_control(state: State) -> np.ndarray:
     for reg, mask in region_masks(state):
         if reg.get("side") in SIDE_CODE:
             ctrl[mask] = SIDE_CODE[reg["side"]]
+        elif reg.get("side") == "neutral":  # a neutral's annexation (39.0: the USSR's 1939-40 zones)
+            ctrl[mask] = NEUTRAL
     ctrl[~ta.land] = NEUTRAL
     return ctrl
 

@@ -163,6 +163,7 @@ def invade(state: State, invader: str, target: str, *, how: str = "declaration")
     if mine is None:  # a neutral major that invades enters the war in its own partnership (39.0)
         mine = politics.natural_partnership(state, invader)
         politics.join(state, invader, mine)
+        deploy(state, invader)  # its fleet and air force waiting off the map come out (P5, ruling C3)
         for hook in ENTRY_HOOKS:  # 47.1: Italy's limited war becomes part of the war
             hook(state, invader)
     war_base = state.ruleset.tables["income"]["base"].get(invader, {}).get("at_war")
@@ -208,12 +209,18 @@ DEPLOY_HOOKS: list[Callable[[State, str, list[str]], None]] = []
 def deploy(state: State, nation: str) -> list[str]:
     """ETO-39.2: an invaded minor's units go on the map at once, inside its home country: each
     unit waiting in the Unplaced box goes to the hex its scenario entry names (``props.deploy``,
-    the controlling player's set-up chosen when the scenario was written)."""
+    the controlling player's set-up chosen when the scenario was written).  A neutral major's
+    ships and air units wait there too until it enters the war (ruling C3): a ship enters its
+    port (``props.in_port`` as written), an air unit lands on its base (13.2)."""
+    from workbench.rulesets.eto import air_units, airbases
+
     out = []
     for u in sorted(state.units_by_id.values(), key=lambda u: u.id):
         if u.nation == nation and u.location == UNPLACED and u.props.get("deploy"):
             u.location = str(u.props.pop("deploy"))
             u.side = politics.side_of(state, nation) or u.side
+            if air_units.flies(state, u) and not u.props.get("carrier"):
+                airbases.land(state, u, u.location)
             out.append(u.id)
     return out
 
@@ -231,6 +238,7 @@ def us_entry(state: State, _step: Any = None) -> None:
         return
     politics.join(state, us, politics.natural_partnership(state, us))
     politics.open_front(state, "axis", politics.partnership(state, us) or "western")
+    deploy(state, us)
     state.emit("invaded", side="allies", rule=t["rule"], nation=us, invader="axis", partnership="western",
                how="automatic", text="The United States enters the war (39.6): every Axis partner invades it; "
                                      "it joins the Western Allies")

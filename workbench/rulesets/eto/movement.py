@@ -44,7 +44,7 @@ from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
 from workbench.rulesets.eto import adjudicate as adj
-from workbench.rulesets.eto import cooperation, invasion, stacking, supply, values
+from workbench.rulesets.eto import cooperation, invasion, politics, stacking, supply, values
 from workbench.rulesets.eto.control import NEUTRAL, SIDE_CODE, control, pass_through
 from workbench.rulesets.eto.garrison import home_lock
 from workbench.rulesets.eto.terrain import terrain_arrays
@@ -90,12 +90,15 @@ def vichy_departure_zone(state: State) -> np.ndarray | None:
 
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
     """Hexes closed to this unit by control and scenario rules: neutral hexes (no invasions in
-    the land core, 30.2/39), Bulgaria for Soviet units and the Finnish halt line (scenario)."""
+    the land core, 30.2/39), everything outside a neutral's own territory for the neutral's units
+    (39.0: at peace until it invades), Bulgaria for Soviet units and the Finnish halt line
+    (scenario)."""
     def make() -> np.ndarray:
         hm = state.map
         ta = terrain_arrays(state)
         out = control(state) == NEUTRAL
-        if politics_on:  # 39.1, 42.5, 43.6: a nation's hexes are open to itself, its partners and its enemies
+        if politics_on:  # 39.0, 39.1, 42.5, 43.6: a nation's hexes are open to itself, its partners and its
+            # enemies -- so a neutral at peace keeps to its own soil
             from workbench.rulesets.eto import holders
 
             out = (out & (holders.holders(state) == 0)) | holders.closed(state, unit)
@@ -182,6 +185,13 @@ def entry_barrier(state: State, unit: Unit, a: int, d: int, b: int) -> str:
             from workbench.rulesets.eto import holders
 
             if holders.closed(state, unit)[b]:
+                for hook in holders.CLOSED_HOOKS:  # 43.2, 43.3 say why first
+                    more = hook(state, unit)
+                    if more is not None and more[0][b]:
+                        return more[1]
+                if politics.at_peace(state, unit.nation):
+                    return (f"{unit.nation} is neutral: its units stay on its own soil until it invades "
+                            "(ETO-39.0; declare_war first)")
                 return holders.why_closed(state, unit, b)
         if control(state)[b] == NEUTRAL and terrain_arrays(state).land[b]:
             return invasion.neutral_territory_note(state)

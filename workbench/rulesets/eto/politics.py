@@ -102,6 +102,13 @@ def neutral(state: State, nation: str) -> bool:
     return partnership(state, nation) is None
 
 
+def at_peace(state: State, nation: str) -> bool:
+    """ETO-39.0 in a game that plays politics: ``nation`` is neutral, so its units stay on its own
+    soil, need no supply line and exert no ZOC until it enters the war (docs/rulings-eto.md, the
+    1939 campaign).  Always false in the slice scenarios, whose sides are all at war."""
+    return on(state.game) and neutral(state, nation)
+
+
 def at_war(state: State, a: str, b: str) -> bool:
     """Two nations at war: their partnerships face each other on an open front, or a war was
     opened between the two alone (43.2-43.6)."""
@@ -192,13 +199,15 @@ def countries(state: State, nation: str) -> list[str]:
 
 
 def territory(state: State, nation: str) -> np.ndarray:
-    """Land hexes of a nation's home country and colonies; a nation made in play (Vichy France,
+    """Land hexes of a nation's home country and colonies, and the scenario's control regions it
+    holds as home (``home``: the USSR's 1939-40 annexations); a nation made in play (Vichy France,
     40.4) has its zone in ``state.arrays["zone.<nation>"]``."""
     zone = state.arrays.get(f"zone.{nation}")
     if zone is not None:
         return zone.astype(bool)
     ta = terrain_arrays(state)
-    return np.isin(ta.country, countries(state, nation)) & ta.land
+    # with the scenario's regions held as home (the USSR's 1939-40 annexations, 43.2-43.5)
+    return np.isin(ta.country, countries(state, nation)) & ta.land | ctl.home_mask(state, nation)
 
 
 def nation_of_country(state: State, country: str) -> str | None:

@@ -35,7 +35,7 @@ from workbench.engine.errors import IllegalOrder, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import garrison, stacking, values
+from workbench.rulesets.eto import garrison, politics, stacking, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq_limits import region_why_not
 from workbench.rulesets.eto.movement import generals_with, occupied_by
@@ -346,6 +346,8 @@ class RailOrder(OrderKind):
             return False  # dropped paras stay in their hex for the turn (19.4, 28.7); airlifted units never rail (18.3)
         if values.unit_class(state, u) not in state.ruleset.tables["rail"]["limits"]["eligible_classes"]:
             return False
+        if politics.at_peace(state, u.nation):
+            return False  # 39.0, 31.2: a neutral's own hexes are friendly to no side, so it has no rail net
         if ez[state.map.index(u.location)]:
             return False  # 31.3
         return bool(pools_left(state, values.major_of(state, u.nation)))  # 31.0, 31.4: every pool spent (or lost)

@@ -134,8 +134,10 @@ def check_control(c: Check) -> None:
     for i, reg in enumerate(c.tables("control_regions")):
         key = f"control_regions[{i}]"
         c.known(reg, keys, key, "a control region")
-        if reg.get("side") not in c.ruleset.sides:
-            c.fail(f"{key}.side", "needs side = 'axis' or 'allies'")
+        if reg.get("side") not in (*c.ruleset.sides, "neutral"):
+            c.fail(f"{key}.side", "needs side = 'axis', 'allies' or 'neutral' (a neutral's annexed zone)")
+        if reg.get("side") == "neutral" and not (c.scenario.options.get("politics") and reg.get("home")):
+            c.fail(f"{key}.side", "a neutral region needs options.politics on and the `home` nation that holds it")
         for k in ("name", "bounds", "polygon_source"):
             c.text(reg, k, key)
         if "country" in reg and reg["country"] not in c.countries:

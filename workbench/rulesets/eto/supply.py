@@ -56,7 +56,7 @@ import numpy as np
 from workbench.engine.search import multi_source_reach
 from workbench.engine.state import State
 from workbench.engine.units import Unit
-from workbench.rulesets.eto import values
+from workbench.rulesets.eto import politics, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import crossable_sides
@@ -231,6 +231,8 @@ def traces(state: State, unit: Unit) -> bool:
         return True if boxed is None else boxed
     if values.unit_class(state, unit) == "partisan":
         return True  # 45.4: partisans never need supply
+    if politics.at_peace(state, unit.nation):
+        return True  # 39.0: a neutral at peace on its own soil (docs/rulings-eto.md, the 1939 campaign)
     i = state.map.index(unit.location)
     if reach(state, unit.nation, unit.side)[i] >= 0:
         return True
@@ -557,7 +559,8 @@ def supply_step(state: State, step: Any) -> None:
     for side in state.ruleset.sides:
         mine = [u for u in sorted(state.units_by_id.values(), key=lambda u: u.id)
                 if u.side == side and values.on_map(u)
-                and (values.is_combat_unit(state, u) or traces_as_air(state, u))]
+                and (values.is_combat_unit(state, u) or traces_as_air(state, u))
+                and not politics.at_peace(state, u.nation)]  # 39.0: a neutral's units are at peace
         by_fort = fort_supplied(state, side)
         cut = [u for u in mine if reach(state, u.nation, u.side)[state.map.index(u.location)] < 0
                and u.id not in by_fort]

@@ -156,7 +156,12 @@ def major_of(state: State, nation: str) -> str:
     ws = state.markers.get("politics")
     if ws and nation in ws.get("soviet_adventures", ()) and nation not in ws.get("conquered", {}):
         return "GE"
-    return row.get("major_partner", nation)
+    if "major_partner" in row or row.get("kind") != "minor":
+        return row.get("major_partner", nation)
+    # 41.1: a minor with no fixed major (Poland, Norway ...) serves its partnership's major
+    # (tables/politics.toml [partnership_major]; docs/rulings-eto.md, the 1939 campaign)
+    p = (ws or {}).get("members", {}).get(nation)
+    return str(state.ruleset.tables["politics"].get("partnership_major", {}).get(p, nation))
 
 
 def units_at(state: State, label: str, side: str | None = None) -> list[Unit]:

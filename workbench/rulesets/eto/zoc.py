@@ -6,7 +6,8 @@ Switzerland), across a hexside it could not cross (impassable, all-sea without
 a ferry, an unfrozen lake), across an enemy fortress hexside, or into a hex
 holding an enemy fortification marker.  Paratroops, HQs, generals and
 partisans have none.  Partisans negate enemy ZOC for supply and retreat (45.6),
-which :mod:`supply` and :mod:`retreat` apply.
+which :mod:`supply` and :mod:`retreat` apply.  A neutral's units (39.0: Italy or the USSR before
+they enter the war) are nobody's enemy and have none either.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.engine.state import State
-from workbench.rulesets.eto import values
+from workbench.rulesets.eto import politics, values
 from workbench.rulesets.eto.control import SIDE_CODE, control
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.weather import crossable_sides
@@ -40,6 +41,8 @@ def _zoc(state: State, side: str, nations: set[str] | None = None) -> np.ndarray
         if u.side != side or not values.on_map(u) or (nations is not None and u.nation not in nations):
             continue
         cls = values.unit_class(state, u)
+        if cls not in ("infantry", "armor") or politics.at_peace(state, u.nation):
+            continue  # 39.0: a neutral's units are no one's enemy
         if cls == "infantry":
             inf.append(hm.index(u.location))
         elif cls == "armor":
@@ -73,7 +76,7 @@ def projects_into(state: State, unit: object, label: str) -> bool:
     into a hex it could not enter, across a hexside it could not cross, across an enemy fortress
     hexside into the fortified hex, or into an enemy fortification marker's hex)."""
     cls = values.unit_class(state, unit)
-    if cls not in ("infantry", "armor") or not values.on_map(unit):
+    if cls not in ("infantry", "armor") or not values.on_map(unit) or politics.at_peace(state, unit.nation):
         return False
     hm = state.map
     a, b = hm.index(unit.location), hm.index(label)
