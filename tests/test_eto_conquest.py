@@ -387,3 +387,30 @@ def test_eto_40_4_units_leave_vichy_territory_before_its_neutral_year_begins(tmp
 
 def ta_land(s):  # noqa: ANN001, ANN201
     return terrain_arrays(s).land
+
+
+def test_eto_40_7_an_early_us_entry_brings_the_1942_forces_at_once(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """40.7: "If the US is not already at war, it enters during the following seasonal turn. The 1942
+    forces are placed in the force pool (exception - BB Massachusetts does not enter until 1942 in any
+    event)" -- the US 1942 additions (force_pools.toml) go to the pool at the entry, battleships
+    excepted, and the winter 1942 additions do not add them twice."""
+    from workbench.rulesets.eto import construction, invasion
+
+    text = scenario_text([unit("GE-1", "GE", "infantry", "03946"), unit("UK-1", "UK", "infantry", "02948")],
+                         first="1940-06", last="1942-02", west=True, options={"politics": True, "naval": True},
+                         extra=WAR, allies=("UK", "FR", "DK", "LU", "US"), control={"France": "allies"})
+    path = tmp_path / "eto-40-7b.toml"
+    path.write_text(text)
+    s = load_scenario(path).new_state(seed=1)
+    conquest.conquer(s, "UK", "GE")
+    row = s.ruleset.tables["force_pools"]["additions"]["1942"]["US"]
+    monkeypatch.setitem(s.ruleset.tables["force_pools"]["additions"]["1942"], "US", {**row, "bb": 1})  # a battleship
+    politics.writable(s)["us_entry_at"] = s.turn_label
+    invasion.us_entry(s)
+    us = [u for u in s.units_by_id.values() if u.nation == "US" and u.location == "Force pool"]
+    want = sum(v for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool))
+    assert politics.partnership(s, "US") == "western" and len(us) == want
+    assert not any(u.type == "bb" for u in us)                                   # Massachusetts waits for 1942
+    before = len(s.units_by_id)
+    construction.add_to_pool(s, "US", "allies", "1942", "infantry", int(row["infantry"]))
+    assert len(s.units_by_id) == before                                          # never added twice

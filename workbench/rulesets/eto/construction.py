@@ -53,6 +53,7 @@ from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import (
     alternative_endings,
     historical,
+    invasion,
     stacking,
     suez,
     supply,
@@ -581,14 +582,9 @@ def additions(state: State, step: Any) -> None:
                 continue
             if nation == "SU" and utype == hq_type and soviet_hq_draws_apply(state):
                 continue  # 43.9: these HQs came (or come now) by the draws
-            for k in range(count):
-                uid = f"{nation}-{year}-{utype}-{k + 1}"
-                if uid in state.units_by_id:
-                    continue
-                state.units_by_id[uid] = Unit(uid, sides[nation], nation, utype, None, FORCE_POOL, False,
-                                              {"pool_of": values.major_of(state, nation)})
-                if suez.eligible_unit(state, state.units_by_id[uid]):
-                    state.units_by_id[uid].props[suez.ADDED] = state.turn_label
+            for u in add_to_pool(state, nation, sides[nation], year, utype, count):
+                if suez.eligible_unit(state, u):
+                    u.props[suez.ADDED] = state.turn_label
                     suez_added += 1
         state.emit("force_pool", side=sides[nation], rule="ETO-37.0",
                    text=f"{nation} force pool additions for {year}", nation=nation,
@@ -599,6 +595,45 @@ def additions(state: State, step: Any) -> None:
         state.emit("suez_adds", side="allies", rule="ETO-37.7",
                    text=f"up to {allowed} of the {suez_added} British infantry added may go to the Suez Adds box",
                    allowed=allowed, added=suez_added)
+
+
+def add_to_pool(state: State, nation: str, side: str, year: str, utype: str, count: int) -> list[Unit]:
+    """Put a year's ``count`` units of ``utype`` in the nation's force pool (37.0); a unit already
+    added (an early entry's, 40.7) is not added twice."""
+    out = []
+    for k in range(count):
+        uid = f"{nation}-{year}-{utype}-{k + 1}"
+        if uid in state.units_by_id:
+            continue
+        u = Unit(uid, side, nation, utype, None, FORCE_POOL, False, {"pool_of": values.major_of(state, nation)})
+        state.units_by_id[uid] = u
+        out.append(u)
+    return out
+
+
+def early_us_forces(state: State, nation: str) -> None:
+    """ETO-40.7: "If the US is not already at war, it enters during the following seasonal turn. The
+    1942 forces are placed in the force pool (exception - BB Massachusetts does not enter until 1942
+    in any event)" -- on an entry before 1942, the 1942 additions at once, less the kinds held back
+    (politics.toml [uk_conquest] not_before_1942)."""
+    t = state.ruleset.tables["politics"]["uk_conquest"]
+    if nation != t["heir"] or state.turn_label[:4] >= "1942":
+        return
+    row = state.ruleset.tables["force_pools"].get("additions", {}).get("1942", {}).get(nation, {})
+    side = next((s for s, ns in state.game.scenario.sides.items() if nation in ns), None)
+    if not row or side is None:
+        return
+    held = set(t.get("not_before_1942", []))
+    added = []
+    for utype, count in sorted(row.items()):
+        if isinstance(count, int) and not isinstance(count, bool) and utype not in held:
+            added += [u.id for u in add_to_pool(state, nation, side, "1942", utype, count)]
+    state.emit("force_pool", side=side, rule="ETO-40.7", nation=nation, added={"units": len(added)},
+               text=f"the US enters before 1942: its 1942 forces go to the force pool now ({len(added)} units)")
+
+
+if early_us_forces not in invasion.ENTRY_HOOKS:
+    invasion.ENTRY_HOOKS.append(early_us_forces)
 
 
 def soviet_hq_draws_apply(state: State) -> bool:

@@ -238,6 +238,8 @@ def us_entry(state: State, _step: Any = None) -> None:
         return
     politics.join(state, us, politics.natural_partnership(state, us))
     politics.open_front(state, "axis", politics.partnership(state, us) or "western")
+    for hook in ENTRY_HOOKS:  # 40.7: an early entry brings the 1942 forces at once
+        hook(state, us)
     deploy(state, us)
     state.emit("invaded", side="allies", rule=t["rule"], nation=us, invader="axis", partnership="western",
                how="automatic", text="The United States enters the war (39.6): every Axis partner invades it; "
