@@ -13,6 +13,8 @@ The face:
 ``attack_kinds``
     order kinds the attack planner builds (orders with ``"attackers"`` and ``"target"`` or
     ``"targets"``).
+``combat_roll``
+    how the purpose of a land combat's die roll begins (the lookahead bot forces that die).
 ``view(state, side)``
     what ``side`` may see (``None``: the umpire).
 ``unit_card(state, unit)``
@@ -144,6 +146,7 @@ class Face:
 
     rule_prefix: str = ""
     attack_kinds: tuple[str, ...] = ("attack",)
+    combat_roll: str = "land combat"
 
     def view(self, state: State, side: str | None) -> Any:
         """What ``side`` may see (``None`` = umpire).  Default: everything."""
