@@ -17,14 +17,23 @@ brain's proposal:
    from a private generator seeded by the policy seed and the position, the same for every
    candidate (common random numbers), so the game's own dice are never touched.
 3. **Value.**  The mean over the six faces of :func:`value`, read from the ruleset's metrics:
-   enemy steps lost minus own, plus objective value and victory points held.  The best
+   enemy steps lost minus own, plus objective value and victory points held; under fog of war
+   also over :data:`DEALS` deals of the hidden enemy units (:func:`determinize`).  The best
    candidate is played when it beats the brain's proposal by :data:`MIN_GAIN`; otherwise the
    proposal.
 
-Fog of war: a fork holds the whole position, so the search skips attacks on hexes the side's
-view hides (``view.hidden_stacks``); on those the brain's choice stands.  Everything else a
-fork reveals is the attacked stack itself and its reaction to the attack, which the attacker
-sees in play too.
+Where forks are too slow to play on (the face says ``lookahead = "allocation"``: ETO, where an
+attack resolves only after every designation, air step and interception of the offensive), the
+search prices whole sets of attacks instead, each attack exactly over its CRT column
+(:func:`prior`), and replaces the brain's attack only when a set without it is worth more
+(:meth:`LookaheadPolicy.reallocate`, :func:`allocate`).
+
+Fog of war: the search never reads what the side's view hides.  Where the view hides enemy
+stacks (``view.hidden_stacks``, SSA-19) it plays on *determinized* copies (:func:`determinize`):
+the enemy units the view hides are dealt out at random (private generator) over the hexes it
+hides them in, each hex keeping its count of units of each domain.  So the side knows which
+enemy units are on the map out of its sight (the order of battle is public, as on the board)
+but not which stand where; priors and forks read the deals, never the true contents.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import numpy as np
 from workbench.bots.heuristic import Brain, HeuristicPolicy
 from workbench.bots.policy import is_legal_now
 from workbench.engine.dice import Dice
+from workbench.engine.errors import IllegalOrder
 from workbench.engine.state import State
 
 #: attacks evaluated at one decision besides the brain's proposal and not attacking
@@ -44,12 +54,16 @@ WIDTH = 6
 #: orders a fork plays on at most before it is valued
 ROLLOUT_ORDERS = 120
 #: how much better (in steps) a candidate must be than the brain's proposal to replace it
-MIN_GAIN = 0.25
+MIN_GAIN = 0.05
 #: value weights: a step lost, a point of objective value (the margin's 2), a victory point
 W_STEP, W_OBJECTIVE, W_VP = 1.0, 2.0, 2.0
 #: a finished game: the winner's bonus in the value (a level counts once)
 W_WIN = 50.0
 STOP_KINDS = ("end_step", "pass")
+#: deals of the hidden enemy units (fog of war) each candidate is played over
+DEALS = 3
+#: nodes the allocation search visits at most at one decision
+ALLOCATION_NODES = 20_000
 
 
 class WhatIfDice(Dice):
@@ -84,6 +98,68 @@ def force_combat_die(fork: State, face: int, seed: int) -> WhatIfDice:
 
     fork.roll = roll  # type: ignore[method-assign]  # this fork only
     return dice
+
+
+def hides(state: State, side: str) -> bool:
+    """Whether ``side``'s view hides enemy stacks (fog of war such as SSA-19)."""
+    return bool(getattr(state.ruleset.view(state, side), "hidden_stacks", None))
+
+
+def determinize(state: State, side: str, seed: int) -> State:
+    """A fork of ``state`` that holds only what ``side`` may know of the enemy (fog of war,
+    e.g. SSA-19): the enemy units its view hides are dealt out at random over the hidden hexes,
+    each hex keeping its number of units of each domain (land, air, naval).  Without hidden stacks, a
+    plain fork."""
+    fork = state.fork()
+    view = state.ruleset.view(state, side)
+    hidden = dict(getattr(view, "hidden_stacks", {}) or {})
+    if not hidden:
+        return fork
+    shown = set(view.units_by_id)
+    types = getattr(state.ruleset, "unit_types", {}) or {}
+    groups: dict[str, list[Any]] = {}
+    for u in sorted(fork.units_by_id.values(), key=lambda u: u.id):
+        if u.side != side and u.id not in shown and u.location in hidden:
+            groups.setdefault(str(types.get(u.type, {}).get("domain", "")), []).append(u)
+    rng = np.random.default_rng(seed)
+    for _, units in sorted(groups.items()):  # land units trade places with land units, and so on
+        slots = [u.location for u in units]
+        for u, k in zip(units, rng.permutation(len(slots)), strict=True):
+            u.location = slots[int(k)]
+    return fork
+
+
+def allocate(options: list[tuple[float, frozenset[str], frozenset[str]]],
+             budget: int = ALLOCATION_NODES) -> tuple[float, list[int]]:
+    """The attacks worth most together: the set of ``options`` (weight, attackers, target hexes)
+    with no unit and no target hex in two attacks (ETO-26.0, SSA-11: a unit attacks once, a
+    hex is attacked once) and the largest total weight, by branch and bound over the options
+    in the given order (at most ``budget`` nodes, so the answer is exact for a front's few
+    dozen options and the best found otherwise).  Returns the total and the chosen indices."""
+    order = sorted(range(len(options)), key=lambda i: -options[i][0])
+    order = [i for i in order if options[i][0] > 0]
+    rest = [0.0] * (len(order) + 1)
+    for k in range(len(order) - 1, -1, -1):
+        rest[k] = rest[k + 1] + options[order[k]][0]
+    best: list[Any] = [0.0, []]
+    nodes = [0]
+
+    def dfs(k: int, total: float, used: frozenset[str], hexes: frozenset[str], chosen: list[int]) -> None:
+        nodes[0] += 1
+        if total > best[0] + 1e-12:
+            best[0], best[1] = total, list(chosen)
+        if k >= len(order) or nodes[0] > budget or total + rest[k] <= best[0] + 1e-12:
+            return
+        i = order[k]
+        w, units, tgt = options[i]
+        if not (units & used) and not (tgt & hexes):
+            chosen.append(i)
+            dfs(k + 1, total + w, used | units, hexes | tgt, chosen)
+            chosen.pop()
+        dfs(k + 1, total, used, hexes, chosen)
+
+    dfs(0, 0.0, frozenset(), frozenset(), [])
+    return float(best[0]), sorted(best[1])
 
 
 def value(state: State, side: str) -> float:
@@ -166,12 +242,10 @@ class LookaheadPolicy(HeuristicPolicy):
             return base
 
     # -- the search ----------------------------------------------------------------------------------
-    def candidates(self, state: State, side: str, legal: list | None, base: dict[str, Any],
+    def candidates(self, state: State, deals: list[State], side: str, legal: list | None, base: dict[str, Any],
                    kinds: tuple[str, ...]) -> list[dict[str, Any]]:
         """The brain's proposal, not attacking, and the :data:`WIDTH` best legal attacks by
-        :func:`prior` on hexes the side can see."""
-        view = state.ruleset.view(state, side)
-        hidden = set(getattr(view, "hidden_stacks", {}) or {})
+        :func:`prior`, averaged over ``deals`` (the position as the side may know it)."""
         out = [base]
         for k in STOP_KINDS:
             if k in state.decision.kinds:
@@ -180,8 +254,8 @@ class LookaheadPolicy(HeuristicPolicy):
         attacks = []
         for k in kinds:
             opts = [o for o in legal if o["kind"] == k] if legal is not None else state.legal_orders_of(k)
-            attacks += [o for o in opts if not hidden & set(targets_of(o))]
-        ranked = sorted(((prior(state, o, side), json.dumps(o, sort_keys=True), o) for o in attacks),
+            attacks += opts
+        ranked = sorted(((sum(prior(k, o, side) for k in deals) / len(deals), json.dumps(o, sort_keys=True), o) for o in attacks),
                         key=lambda t: (-t[0], t[1]))
         out += [o for p, _, o in ranked[:WIDTH] if p > float("-inf")]
         seen, uniq = set(), []
@@ -196,25 +270,72 @@ class LookaheadPolicy(HeuristicPolicy):
                kinds: tuple[str, ...]) -> dict[str, Any]:
         """The candidate with the best expected value one step ahead (the brain's proposal
         unless another beats it by :data:`MIN_GAIN`)."""
-        cands = self.candidates(state, side, legal, base, kinds)
-        if len(cands) < 2:
-            return base
-        self.searches += 1
         # the private dice: one seed per decision, the same for every candidate
         seed = int(np.random.SeedSequence([self.seed & 0xFFFFFFFF, len(state.orders), len(state.log)])
                    .generate_state(1)[0])
-        scored = [(self.expected(state, side, o, kinds, seed), k) for k, o in enumerate(cands)]
-        best_v, best_k = max(scored, key=lambda t: (t[0], -t[1]))
+        deals = [determinize(state, side, seed + j) for j in range(DEALS if hides(state, side) else 1)]
+        if getattr(state.ruleset, "lookahead", "rollout") == "allocation":
+            return self.reallocate(state, deals[0], side, legal, base, kinds)
+        cands = self.candidates(state, deals, side, legal, base, kinds)
+        if len(cands) < 2:
+            return base
+        self.searches += 1
+        scored = []
+        for k, o in enumerate(cands):
+            vs = [v for v in (self.expected(d, side, o, kinds, seed) for d in deals) if v is not None]
+            scored.append((sum(vs) / len(vs) if vs else None, k))
+        if scored[0][0] is None:  # the proposal does not play in the side's picture of the position
+            return base
+        best_v, best_k = max(((v, k) for v, k in scored if v is not None), key=lambda t: (t[0], -t[1]))
         if best_k != 0 and best_v > scored[0][0] + MIN_GAIN:
             self.changed += 1
             return cands[best_k]
         return base
 
-    def expected(self, state: State, side: str, order: dict[str, Any], kinds: tuple[str, ...], seed: int) -> float:
-        """The mean :func:`value` of ``order`` over the six faces of the next die."""
+    def reallocate(self, state: State, known: State, side: str, legal: list | None, base: dict[str, Any],
+                   kinds: tuple[str, ...]) -> dict[str, Any]:
+        """Where playing forks on is too slow (a ruleset whose face says ``lookahead =
+        "allocation"``: ETO, whose attacks resolve together after every designation and air
+        step): the brain's attack is kept unless another set of attacks, each priced exactly
+        over its CRT column (:func:`prior`), is worth :data:`MIN_GAIN` more than the best set
+        that includes the brain's; then that set's most valuable attack is made first.  Not
+        attacking is left to the brain."""
+        if base["kind"] not in kinds:
+            return base
+        opts = []
+        for k in kinds:
+            opts += [o for o in legal if o["kind"] == k] if legal is not None else state.legal_orders_of(k)
+        keyed = {json.dumps(o, sort_keys=True): o for o in opts}
+        keyed.setdefault(json.dumps(base, sort_keys=True), base)
+        orders = [keyed[k] for k in sorted(keyed)]
+        weights = [(prior(known, o, side), frozenset(map(str, o.get("attackers", []))), frozenset(targets_of(o)))
+                   for o in orders]
+        self.searches += 1
+        best_total, best_plan = allocate(weights)
+        b = orders.index(base)
+        w_b, units_b, hexes_b = weights[b]
+        rest = [(w if not (u & units_b) and not (t & hexes_b) else 0.0, u, t) for w, u, t in weights]
+        rest[b] = (0.0, units_b, hexes_b)
+        with_base = w_b + allocate(rest)[0]
+        if best_total <= with_base + MIN_GAIN or not best_plan:
+            return base
+        first = max(best_plan, key=lambda i: (weights[i][0], -i))
+        if not is_legal_now(state, orders[first]):
+            return base
+        self.changed += 1
+        return orders[first]
+
+    def expected(self, state: State, side: str, order: dict[str, Any], kinds: tuple[str, ...],
+                 seed: int) -> float | None:
+        """The mean :func:`value` of ``order`` over the six faces of the next combat die; None
+        when the order is refused in ``state`` (a determinized position may refuse an attack
+        the real one allows: SSA-11.2, a hidden unit that has already fought this phase)."""
         total = 0.0
         for face in range(1, 7):
-            total += self.what_if(state, side, order, kinds, face, seed)
+            try:
+                total += self.what_if(state, side, order, kinds, face, seed)
+            except IllegalOrder:
+                return None
         return total / 6
 
     def what_if(self, state: State, side: str, order: dict[str, Any], kinds: tuple[str, ...],
@@ -230,7 +351,10 @@ class LookaheadPolicy(HeuristicPolicy):
             if settled(fork, side, kinds, parent, dice):
                 break
             d = fork.decision
-            fork.apply(pols[d.side].choose_in(fork, d.side), prechecked=True)
+            try:
+                fork.apply(pols[d.side].choose_in(fork, d.side))
+            except IllegalOrder:  # the model's plan does not fit the determinized position
+                break
         return value(fork, side)
 
 
