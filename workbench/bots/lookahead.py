@@ -60,6 +60,9 @@ W_STEP, W_OBJECTIVE, W_VP = 1.0, 2.0, 2.0
 #: a finished game: the winner's bonus in the value (a level counts once)
 W_WIN = 50.0
 STOP_KINDS = ("end_step", "pass")
+#: the extra gain an attack on a hidden stack must show over the brain's proposal (its worth is
+#: a mean over deals, not the stack that is there)
+HIDDEN_GAIN = 1.0
 #: deals of the hidden enemy units (fog of war) each candidate is played over
 DEALS = 3
 #: nodes the allocation search visits at most at one decision
@@ -286,11 +289,16 @@ class LookaheadPolicy(HeuristicPolicy):
             scored.append((sum(vs) / len(vs) if vs else None, k))
         if scored[0][0] is None:  # the proposal does not play in the side's picture of the position
             return base
-        best_v, best_k = max(((v, k) for v, k in scored if v is not None), key=lambda t: (t[0], -t[1]))
-        if best_k != 0 and best_v > scored[0][0] + MIN_GAIN:
-            self.changed += 1
-            return cands[best_k]
-        return base
+        hidden = set(getattr(state.ruleset.view(state, side), "hidden_stacks", {}) or {})
+
+        def bar(o: dict[str, Any]) -> float:  # a guess about a hidden stack must win by more
+            return MIN_GAIN + (HIDDEN_GAIN if hidden & set(targets_of(o)) else 0.0)
+
+        better = [(v, k) for v, k in scored[1:] if v is not None and v > scored[0][0] + bar(cands[k])]
+        if not better:
+            return base
+        self.changed += 1
+        return cands[max(better, key=lambda t: (t[0], -t[1]))[1]]
 
     def reallocate(self, state: State, known: State, side: str, legal: list | None, base: dict[str, Any],
                    kinds: tuple[str, ...]) -> dict[str, Any]:
