@@ -65,6 +65,9 @@ STOP_KINDS = ("end_step", "pass")
 HIDDEN_GAIN = 1.0
 #: deals of the hidden enemy units (fog of war) each candidate is played over
 DEALS = 3
+#: how much more (in expected steps) a set of attacks without the brain's attack must be worth to
+#: replace it: the brain also weighs ground and objectives, which the step balance does not
+ALLOCATION_GAIN = 1.0
 #: nodes the allocation search visits at most at one decision
 ALLOCATION_NODES = 20_000
 
@@ -305,7 +308,7 @@ class LookaheadPolicy(HeuristicPolicy):
         """Where playing forks on is too slow (a ruleset whose face says ``lookahead =
         "allocation"``: ETO, whose attacks resolve together after every designation and air
         step): the brain's attack is kept unless another set of attacks, each priced exactly
-        over its CRT column (:func:`prior`), is worth :data:`MIN_GAIN` more than the best set
+        over its CRT column (:func:`prior`), is worth :data:`ALLOCATION_GAIN` more than the best set
         that includes the brain's; then that set's most valuable attack is made first.  Not
         attacking is left to the brain."""
         if base["kind"] not in kinds:
@@ -325,7 +328,7 @@ class LookaheadPolicy(HeuristicPolicy):
         rest = [(w if not (u & units_b) and not (t & hexes_b) else 0.0, u, t) for w, u, t in weights]
         rest[b] = (0.0, units_b, hexes_b)
         with_base = w_b + allocate(rest)[0]
-        if best_total <= with_base + MIN_GAIN or not best_plan:
+        if best_total <= with_base + ALLOCATION_GAIN or not best_plan:
             return base
         first = max(best_plan, key=lambda i: (weights[i][0], -i))
         if not is_legal_now(state, orders[first]):
