@@ -175,3 +175,5 @@ def test_ssa_11_allocation_beats_the_greedy_best_attack_on_the_crt():
     total, chosen = allocate(options)
     assert total == pytest.approx(w61 + w31) and total > w91
     assert chosen == [2, 3]
+    # one attack left (ETO-22.1: an HQ's attack rating spent): then the 9-1 is the best use of both
+    assert allocate(options, limit=1) == (pytest.approx(w91), [0])

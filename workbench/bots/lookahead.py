@@ -136,12 +136,14 @@ def determinize(state: State, side: str, seed: int) -> State:
 
 
 def allocate(options: list[tuple[float, frozenset[str], frozenset[str]]],
-             budget: int = ALLOCATION_NODES) -> tuple[float, list[int]]:
+             budget: int = ALLOCATION_NODES, limit: int | None = None) -> tuple[float, list[int]]:
     """The attacks worth most together: the set of ``options`` (weight, attackers, target hexes)
     with no unit and no target hex in two attacks (ETO-26.0, SSA-11: a unit attacks once, a
     hex is attacked once) and the largest total weight, by branch and bound over the options
     in the given order (at most ``budget`` nodes, so the answer is exact for a front's few
-    dozen options and the best found otherwise).  Returns the total and the chosen indices."""
+    dozen options and the best found otherwise), at most ``limit`` attacks (ETO-22.1: an HQ's
+    attack rating).  Returns the total and the chosen indices."""
+    cap = len(options) if limit is None else max(int(limit), 0)
     order = sorted(range(len(options)), key=lambda i: -options[i][0])
     order = [i for i in order if options[i][0] > 0]
     rest = [0.0] * (len(order) + 1)
@@ -154,7 +156,7 @@ def allocate(options: list[tuple[float, frozenset[str], frozenset[str]]],
         nodes[0] += 1
         if total > best[0] + 1e-12:
             best[0], best[1] = total, list(chosen)
-        if k >= len(order) or nodes[0] > budget or total + rest[k] <= best[0] + 1e-12:
+        if k >= len(order) or len(chosen) >= cap or nodes[0] > budget or total + rest[k] <= best[0] + 1e-12:
             return
         i = order[k]
         w, units, tgt = options[i]
@@ -166,6 +168,22 @@ def allocate(options: list[tuple[float, frozenset[str], frozenset[str]]],
 
     dfs(0, 0.0, frozenset(), frozenset(), [])
     return float(best[0]), sorted(best[1])
+
+
+def attacks_left(state: State, kinds: tuple[str, ...], orders: list[dict[str, Any]]) -> int:
+    """How many attacks the side may still make now (ETO-22.1: the HQ's attack rating), found in
+    a fork by making ``orders`` one after another, each when it is still legal: the number made
+    (a bound: a plan is never longer than this greedy one)."""
+    fork = state.fork()
+    n = 0
+    for o in orders:
+        d = fork.decision
+        if d is None or not any(k in d.kinds for k in kinds):
+            break
+        if is_legal_now(fork, o):
+            fork.apply(o)
+            n += 1
+    return n
 
 
 def value(state: State, side: str) -> float:
@@ -322,12 +340,13 @@ class LookaheadPolicy(HeuristicPolicy):
         weights = [(prior(known, o, side), frozenset(map(str, o.get("attackers", []))), frozenset(targets_of(o)))
                    for o in orders]
         self.searches += 1
-        best_total, best_plan = allocate(weights)
+        limit = attacks_left(state, kinds, [orders[i] for i in sorted(range(len(orders)), key=lambda i: -weights[i][0])])
+        best_total, best_plan = allocate(weights, limit=limit)
         b = orders.index(base)
         w_b, units_b, hexes_b = weights[b]
         rest = [(w if not (u & units_b) and not (t & hexes_b) else 0.0, u, t) for w, u, t in weights]
         rest[b] = (0.0, units_b, hexes_b)
-        with_base = w_b + allocate(rest)[0]
+        with_base = w_b + allocate(rest, limit=limit - 1)[0]
         if best_total <= with_base + ALLOCATION_GAIN or not best_plan:
             return base
         first = max(best_plan, key=lambda i: (weights[i][0], -i))
