@@ -9,6 +9,7 @@ from benchmarks import (
     bench_fuzz,
     bench_games,
     bench_hexgrid,
+    bench_lookahead,
     bench_naval,
     bench_page,
     bench_strength,
@@ -27,6 +28,7 @@ def main() -> None:
     bench_bots.main([])  # whole heuristic games against the figures before the speed-up
     bench_fuzz.main(["--orders", "200"])
     bench_strength.main(["--games", "4"])
+    bench_lookahead.main(["--games", "2"])  # lookahead vs heuristic, paired (docs/bots.md)
 
 
 if __name__ == "__main__":

@@ -164,15 +164,20 @@ def heuristic_policy(ruleset: Any, side: str, seed: int | None = 0) -> Heuristic
     return HeuristicPolicy(brain or Brain(), seed)
 
 
-BOTS = ("random", "heuristic")
+BOTS = ("random", "heuristic", "lookahead")
 
 
 def make_policy(name: str, ruleset: str, side: str, seed: int | None) -> Any:
-    """A policy by name: ``random`` or ``heuristic``."""
+    """A policy by name: ``random``, ``heuristic`` or ``lookahead`` (the heuristic bot with a
+    one-step search over its attacks, :mod:`workbench.bots.lookahead`)."""
     from workbench.bots.policy import RandomPolicy
 
     if name == "random":
         return RandomPolicy(seed)
     if name == "heuristic":
         return heuristic_policy(ruleset, side, seed)
+    if name == "lookahead":
+        from workbench.bots.lookahead import lookahead_policy
+
+        return lookahead_policy(ruleset, side, seed)
     raise ValueError(f"unknown bot {name!r}; available: {', '.join(BOTS)}")

@@ -13,6 +13,11 @@ The face:
 ``attack_kinds``
     order kinds the attack planner builds (orders with ``"attackers"`` and ``"target"`` or
     ``"targets"``).
+``combat_roll``
+    how the purpose of a land combat's die roll begins (the lookahead bot forces that die).
+``lookahead``
+    how the lookahead bot weighs attacks: ``"rollout"`` (forks played on over each die face)
+    or ``"allocation"`` (exact CRT expectations of whole sets of attacks, where forks are slow).
 ``view(state, side)``
     what ``side`` may see (``None``: the umpire).
 ``unit_card(state, unit)``
@@ -144,6 +149,8 @@ class Face:
 
     rule_prefix: str = ""
     attack_kinds: tuple[str, ...] = ("attack",)
+    combat_roll: str = "land combat"
+    lookahead: str = "rollout"
 
     def view(self, state: State, side: str | None) -> Any:
         """What ``side`` may see (``None`` = umpire).  Default: everything."""

@@ -3,8 +3,9 @@
 Reads ``state.ruleset.sequence.outline(root)``, ``state.frames`` (the open
 steps and interrupts) and ``state.decision``.  The buttons advance (end the
 step or pass), or let a bot play on to the end of the step, the phase or the
-turn.  Bots are :class:`workbench.bots.RandomPolicy` per side for now; any
-object with ``choose(view, legal_orders)`` can be set as ``outline.policies``.
+turn.  The bot is picked by name (``random``, ``heuristic``, ``lookahead``: the names batch runs
+take, :data:`workbench.bots.heuristic.BOTS`) in the *Bot* menu, one policy per side; any object with
+``choose(view, legal_orders)`` can also be set as ``outline.policies``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from workbench.bots import RandomPolicy
+from workbench.bots.heuristic import BOTS, make_policy
 from workbench.engine.errors import IllegalOrder
 
 if TYPE_CHECKING:
@@ -97,8 +98,13 @@ class Outline:
     def __init__(self, wb: Workbench, seed: int = 0) -> None:
         self.wb = wb
         self.seed = seed
-        self.policies: dict[str, Any] = {s: RandomPolicy(seed + i) for i, s in
-                                         enumerate(wb.state.ruleset.sides)}
+        self.bot_name = "random"
+        self.policies: dict[str, Any] = {}
+        self.set_bot("random")
+        self.bot_pick = widgets.Dropdown(options=list(BOTS), value="random", description="Bot",
+                                         layout=widgets.Layout(width="auto"),
+                                         tooltip="which bot the Bot buttons play (as in batch runs)")
+        self.bot_pick.observe(lambda ch: self.set_bot(ch["new"]), names="value")
         self.tree = widgets.HTML()
         self.tree.add_class("wb-outline-tree")
         self.decision = widgets.HTML()
@@ -116,12 +122,20 @@ class Outline:
         #: the decision owed and the play buttons: always in view, above the tabs beside the map
         self.controls = widgets.VBox([
             self.decision,
-            widgets.HBox([self.advance_btn, self.bot_step, self.bot_phase, self.bot_turn],
+            widgets.HBox([self.advance_btn, self.bot_pick, self.bot_step, self.bot_phase, self.bot_turn],
                          layout=widgets.Layout(flex_flow="row wrap"))],
             layout=widgets.Layout(flex="0 0 auto"))  # never squeezed by the tabs under it
         self.controls.add_class("wb-outline-panel")
         #: the sequence-of-play tree (the Orders tab)
         self.widget = widgets.VBox([self.tree])
+
+    def set_bot(self, name: str) -> None:
+        """Let the bot named ``name`` (one of :data:`BOTS`) play every side for the Bot buttons."""
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r}; available: {', '.join(BOTS)}")
+        st = self.wb.state
+        self.bot_name = name
+        self.policies = {s: make_policy(name, st.ruleset, s, self.seed + i) for i, s in enumerate(st.ruleset.sides)}
 
     def refresh(self) -> None:
         st = self.wb.state

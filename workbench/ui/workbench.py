@@ -366,7 +366,7 @@ class Workbench:
             self.legend.children = [widgets.HTML(legend_html(state))]
             self.map.on_click(self._on_click)
             self.map_box.children = [self._bokeh(self.map.fig)]
-        self.outline.policies = {s: p for s, p in self.outline.policies.items() if s in state.ruleset.sides}
+        self.outline.set_bot(self.outline.bot_name)  # the bot of the loaded game's ruleset
         self.changed()
         if message:
             self.say(message, "ok")

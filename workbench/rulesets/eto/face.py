@@ -46,6 +46,9 @@ class ETOFace(Face):
 
     rule_prefix = "ETO"
     attack_kinds = ("designate",)
+    #: the lookahead bot prices whole sets of attacks exactly instead of playing forks on: an ETO
+    #: attack resolves only after every designation, air step and interception of the offensive
+    lookahead = "allocation"
 
     # -- counters -----------------------------------------------------------------------------
     def unit_card(self, state: State, unit: Unit) -> dict[str, str]:
