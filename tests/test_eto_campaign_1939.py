@@ -326,3 +326,34 @@ def test_eto_west_1940_heuristic_bots_play_the_summer_of_1940(west):
         d = s.decision
         s.apply(pols[d.side].choose_in(s, d.side))
     assert s.turn_label == "1940-08" or s.result
+
+
+#: The first year of the war (September 1939 to August 1940) played by the heuristic bots on seed 1:
+#: orders, the SHA-256 of the order stream and the position's digest at the start of September 1940.
+#: Re-record with a deliberate change of the rules, the scenario or the bots.
+GOLDEN_FIRST_YEAR = (2355, "62a19a5edd8672dd7324340e9065836546ac9b6ffc02e0237f29b8c93ff94a9a",
+                     "58b8af91f0aef0693d67f3ff7fac062ca95f8b5f8eb3a79e414b7cbf50895a29")
+
+
+@pytest.mark.slow
+def test_eto_campaign_1939_golden_first_year():
+    """The golden playthrough of the campaign's first year: Poland, the Winter War, the Soviet claims,
+    Weserubung and Fall Gelb by the bots' timetable -- the same orders and the same position, every run."""
+    import hashlib
+    import json
+
+    from workbench.bots import play
+
+    s = load_scenario("eto/campaign-1939").new_state(seed=1)
+    pols = {side: make_policy("heuristic", "eto", side, 1) for side in ("axis", "allies")}
+    h = hashlib.sha256()
+    n = 0
+
+    def record(_st, order):  # noqa: ANN001, ANN202
+        nonlocal n
+        h.update(json.dumps(order, sort_keys=True).encode())
+        n += 1
+
+    play(s, pols, until_turn=16, on_order=record)
+    assert s.turn_label == "1940-09"
+    assert (n, h.hexdigest(), s.digest()) == GOLDEN_FIRST_YEAR
