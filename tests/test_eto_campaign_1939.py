@@ -332,7 +332,7 @@ def test_eto_west_1940_heuristic_bots_play_the_summer_of_1940(west):
 #: orders, the SHA-256 of the order stream and the position's digest at the start of September 1940.
 #: Re-record with a deliberate change of the rules, the scenario or the bots.
 GOLDEN_FIRST_YEAR = (2355, "62a19a5edd8672dd7324340e9065836546ac9b6ffc02e0237f29b8c93ff94a9a",
-                     "58b8af91f0aef0693d67f3ff7fac062ca95f8b5f8eb3a79e414b7cbf50895a29")
+                     "403d67da85064fc1d2d546094884794e0470be4efedfe0b29397ffebca9959c7")
 
 
 @pytest.mark.slow

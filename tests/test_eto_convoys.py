@@ -329,3 +329,18 @@ def test_eto_4_3_raiders_are_intercepted_and_damaged_like_any_ships(tmp_path):
     s.dice = FixedDice(2)
     out = surface_raiders.raider_step(s)
     assert [(r["route"], r["eps"]) for r in out] == [("north_atlantic", 2 + 3)]
+
+
+def test_the_charts_read_the_wars_running_totals_from_the_metrics(tmp_path):
+    """Issue 23's charts: the economy metrics carry each nation's EPs lost to convoy attacks (4.4),
+    to strategic bombing and the lend lease it sent, summed over the war -- an Arctic loss of 7 split
+    4/3 (4.4) shows as UK 4 and SU 3, twice over after a second loss."""
+    s = _state(tmp_path, unit("UK-DD", "UK", "dd", NA), tracks={"lend_lease.US.UK": 1})
+    for _ in range(2):
+        convoys.lose_eps(s, "arctic", 7, "ETO-5.3", "test")
+    eco = s.ruleset.metrics(s).economy
+    assert eco["UK.convoy_losses"] == 8.0 and eco["SU.convoy_losses"] == 6.0
+    convoys.tally(s, "bombing", "GE", 5)
+    convoys.tally(s, "lend_lease", "US", 10)
+    eco = s.ruleset.metrics(s).economy
+    assert eco["GE.bombing"] == 5.0 and eco["US.lend_lease"] == 10.0 and "UK.eps" in eco

@@ -106,6 +106,7 @@ def test_eto_36_5_lend_lease_to_the_ussr(tmp_path: Path) -> None:
     uk0, su0 = s.tracks["UK.eps"], s.tracks["SU.eps"]
     s.apply({"kind": "lend_lease", "from": "UK", "to": "SU", "eps": 6})
     assert (s.tracks["UK.eps"], s.tracks["SU.eps"]) == (uk0 - 6, su0 + 6)  # at once
+    assert s.ruleset.metrics(s).economy["UK.lend_lease"] == 6.0            # the charts' running total
     assert convoy_routes.closed_now(s, "arctic") is None  # more than 5: the Arctic route opens
     assert convoys.division(s, "arctic", 6) == {"UK": 3, "SU": 3}
     with pytest.raises(IllegalOrder, match="ETO-36.5: UK sends up to 1/3 of its total"):

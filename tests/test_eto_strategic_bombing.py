@@ -271,6 +271,7 @@ def test_eto_part3_ep_loss_is_immediate_and_spares_the_reserve(tmp_path):
     bomb = events(s, "strategic_bombing")[0]["data"]
     assert (bomb["strength"], bomb["column"], bomb["result"], bomb["asterisk"]) == (12, "9-12", 4, True)
     assert s.tracks["UK.eps"] == -2 and s.tracks["UK.reserve"] == 5
+    assert s.ruleset.metrics(s).economy["UK.bombing"] == 4.0  # the charts' running total of bombing damage
     assert (bomb["loser"], bomb["loss"]) == ("GE-b2", "depleted") and s.unit("GE-b2").reduced
     assert s.unit("GE-b2").location == AXIS_BOX  # still in the box, PC
 

@@ -191,6 +191,13 @@ def division(state: State, route: str, eps: int) -> dict[str, int]:
     return {k: v for k, v in out.items() if v}
 
 
+def tally(state: State, what: str, nation: str, n: int) -> None:
+    """The war's running totals the charts read (``sw.<what>.<nation>``: convoy losses, bombing
+    damage, lend lease sent), kept as tracks so they save, fork and replay with the game."""
+    key = f"sw.{what}.{nation}"
+    state.tracks[key] = int(state.tracks.get(key, 0)) + int(n)
+
+
 def lose_eps(state: State, route: str, eps: int, rule: str, what: str) -> dict[str, int]:
     """Take a route's EP loss from the nations 4.4 names (the track may go below 0, 36.1)."""
     shares = division(state, route, eps)
@@ -198,6 +205,7 @@ def lose_eps(state: State, route: str, eps: int, rule: str, what: str) -> dict[s
         key = f"{nation}.eps"
         before = int(state.tracks.get(key, 0))
         state.tracks[key] = before - n
+        tally(state, "convoy_losses", nation, n)
         state.emit("ep_loss", side="allies", rule=rule, nation=nation, eps=n, route=route,
                    text=f"{what}: {nation} loses {n} EPs (track {before} -> {before - n})")
     return shares

@@ -159,7 +159,8 @@ class ETOFace(Face):
 
     # -- metrics and victory ------------------------------------------------------------------
     def metrics(self, state: State) -> Metrics:
-        """EPs and reserves per nation (36.0), steps lost, victory objectives held per side and
+        """EPs and reserves per nation (36.0) with the war's running totals (EPs lost to convoy attacks
+        and to strategic bombing, lend lease sent), steps lost, victory objectives held per side and
         the Axis VP of the scenario's victory rules."""
         from workbench.rulesets.eto.control import SIDE_CODE, control
         from workbench.rulesets.eto.victory import axis_vp, objective_hexes
@@ -168,7 +169,12 @@ class ETOFace(Face):
         held = {s: float(sum(1 for i in objective_hexes(state) if ctrl[i] == SIDE_CODE[s]))
                 for s in self.sides}  # type: ignore[attr-defined]
         vp = float(axis_vp(state)[0])
-        return Metrics(economy=economy_tracks(state), losses=steps_lost(state), objectives=held,
+        economy = economy_tracks(state)
+        for k, v in state.tracks.items():  # the war's running totals: convoy losses, bombing damage, lend lease
+            if k.startswith("sw.") and k.count(".") == 2 and isinstance(v, int | float):
+                _, what, nation = k.split(".")
+                economy[f"{nation}.{what}"] = float(v)
+        return Metrics(economy=economy, losses=steps_lost(state), objectives=held,
                        objective_value={"axis": vp, "allies": 0.0}, vp={"axis": vp})
 
     def brain(self, side: str) -> Any:

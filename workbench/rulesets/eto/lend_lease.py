@@ -19,7 +19,7 @@ from typing import Any
 from workbench.engine.errors import IllegalOrder, Refusal, refuse
 from workbench.engine.ruleset import OrderKind
 from workbench.engine.state import State
-from workbench.rulesets.eto import convoy_routes, politics
+from workbench.rulesets.eto import convoy_routes, convoys, politics
 from workbench.rulesets.eto.convoy_routes import sent, to_soviet_this_season
 from workbench.rulesets.eto.income import us_base_income
 from workbench.rulesets.eto.values import month_key
@@ -142,6 +142,7 @@ class LendLeaseOrder(OrderKind):
         a, b, n = order["from"], order["to"], int(order["eps"])
         state.tracks[f"{a}.eps"] = int(state.tracks.get(f"{a}.eps", 0)) - n
         state.tracks[f"{b}.eps"] = int(state.tracks.get(f"{b}.eps", 0)) + n
+        convoys.tally(state, "lend_lease", a, n)
         state.tracks[f"lend_lease.{a}.{b}"] = sent(state, a, b) + n
         rule = FLOWS[(a, b)]
         state.emit("lend_lease", side=politics.side_of(state, a) or "allies", rule=rule, sender=a, receiver=b,

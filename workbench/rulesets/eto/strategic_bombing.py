@@ -45,6 +45,7 @@ from workbench.rulesets.eto import (
     air_units,
     airbases,
     commitment,
+    convoys,
     income,
     installation_bombing,
     italian_restrictions,
@@ -692,6 +693,7 @@ def bomb(state: State, raid: dict[str, Any], bombers: list[Unit], kind: str) -> 
         key = f"{nation}.eps"
         before = values.track(state, key)
         state.tracks[key] = before - res.result
+        convoys.tally(state, "bombing", nation, res.result)
         out["track"] = before - res.result
         state.emit("strategic_bombing", side=side, rule=RULE, **out,
                    text=f"{side} bombing of {nation}: {strength} SP, column {res.column}, roll {natural}"
