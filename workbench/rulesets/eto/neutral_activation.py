@@ -312,21 +312,31 @@ class _Base(OrderKind):
         return [n for n in [*row["axis_payers"], *row["allied_payers"]] if n in state.game.scenario.sides.get(side, [])]
 
 
-class AttemptActivationOrder(_Base):
-    """``{"kind": "attempt_activation", "nation": "SP"|"TU", "payer": major}`` (ETO-47.3, 47.4)."""
+class _PaidOrder(_Base):
+    """An order a payer makes for Spain or Turkey (``nation``, ``payer``): its legal list and its
+    check come from the one ``why_not(state, side, nation, payer)`` rule function."""
 
-    kind = "attempt_activation"
-    rule = "ETO-47.3"
+    @staticmethod
+    def why_not(state: State, side: str, nation: str, payer: str) -> Refusal | None:
+        raise NotImplementedError
 
     def legal(self, state: State) -> list[dict[str, Any]]:
         if state.decision is None:
             return []
         side = state.decision.side
         return [{"kind": self.kind, "nation": n, "payer": p} for n in RULES if played(state, n)
-                for p in self._payers(state, n, side) if attempt_why_not(state, side, n, p) is None]
+                for p in self._payers(state, n, side) if self.why_not(state, side, n, p) is None]
 
     def check(self, state: State, order: dict[str, Any]) -> None:
-        refuse(attempt_why_not(state, self._side(state), str(order.get("nation")), str(order.get("payer"))))
+        refuse(self.why_not(state, self._side(state), str(order.get("nation")), str(order.get("payer"))))
+
+
+class AttemptActivationOrder(_PaidOrder):
+    """``{"kind": "attempt_activation", "nation": "SP"|"TU", "payer": major}`` (ETO-47.3, 47.4)."""
+
+    kind = "attempt_activation"
+    rule = "ETO-47.3"
+    why_not = staticmethod(attempt_why_not)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         nation, payer = order["nation"], order["payer"]
@@ -338,22 +348,13 @@ class AttemptActivationOrder(_Base):
              "after both sides have bought their modifiers")
 
 
-class BuyActivationModifierOrder(_Base):
+class BuyActivationModifierOrder(_PaidOrder):
     """``{"kind": "buy_activation_modifier", "nation": "SP"|"TU", "payer": major}``: the next ±1
     (47.3: 4 EPs, then 6 more, 8 more ...), before the roll."""
 
     kind = "buy_activation_modifier"
     rule = "ETO-47.3"
-
-    def legal(self, state: State) -> list[dict[str, Any]]:
-        if state.decision is None:
-            return []
-        side = state.decision.side
-        return [{"kind": self.kind, "nation": n, "payer": p} for n in RULES if played(state, n)
-                for p in self._payers(state, n, side) if buy_why_not(state, side, n, p) is None]
-
-    def check(self, state: State, order: dict[str, Any]) -> None:
-        refuse(buy_why_not(state, self._side(state), str(order.get("nation")), str(order.get("payer"))))
+    why_not = staticmethod(buy_why_not)
 
     def execute(self, state: State, order: dict[str, Any]) -> None:
         nation, payer = order["nation"], order["payer"]
