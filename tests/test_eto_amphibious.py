@@ -12,9 +12,10 @@ from workbench.rulesets.eto.control import SIDE_CODE, control
 SOUTHAMPTON, DOVER, CALAIS = "02748", "03148", "03248"
 
 
-def _assault_state(tmp_path, *extra, target=CALAIS, ships=("UK-BB",)):  # noqa: ANN001, ANN202
+def _assault_state(tmp_path, *extra, target=CALAIS, ships=("UK-BB",), before=None):  # noqa: ANN001, ANN202
     """A UK assault force (3-2 infantry, 4-4 armor) aboard 8 STPs off ``target`` with Warspite,
-    an HQ at Dover, the Allies' offensive begun with the HQ activated and its units activated."""
+    an HQ at Dover, the Allies' offensive begun with the HQ activated and its units activated
+    (``before(state)`` runs once the force is embarked, before it sails)."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     s = new_state(tmp_path, [
         unit("UK-inf", "UK", "infantry", SOUTHAMPTON), unit("UK-arm", "UK", "armor", SOUTHAMPTON),
@@ -25,6 +26,8 @@ def _assault_state(tmp_path, *extra, target=CALAIS, ships=("UK-BB",)):  # noqa: 
     ], west=True, options={"naval": True, "air": True})
     stps = [s.units_by_id["UK-stp1"], s.units_by_id["UK-stp2"]]
     sea_transport.embark(s, stps, [s.units_by_id["UK-inf"], s.units_by_id["UK-arm"]], "assault")
+    if before is not None:
+        before(s)
     for c in [*stps, *(s.units_by_id[i] for i in ships)]:
         c.location = target
     step_to(s, "offensive")
@@ -191,28 +194,14 @@ def test_eto_10_6_air_units_aboard_stay_aboard_and_enemy_air_does_not_prevent(tm
     assault" -- a German fighter based at Calais does not stop it, and leaves its captured base (13.2);
     a British fighter carried by the assault force is no assaulting unit: it stays aboard, to debark
     in a port (10.5; ruling of 10.6)."""
-    s = new_state(tmp_path, [
-        unit("UK-inf", "UK", "infantry", SOUTHAMPTON), unit("UK-arm", "UK", "armor", SOUTHAMPTON),
-        unit("UK-f", "UK", "fighter", SOUTHAMPTON),
-        unit("UK-stp1", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
-        unit("UK-stp2", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
-        unit("UK-stp3", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
-        unit("UK-BB", "UK", "bb", SOUTHAMPTON, name="Warspite"), unit("UK-hq", "UK", "hq", DOVER),
-        unit("GE-f", "GE", "fighter", CALAIS), unit("GE-far", "GE", "infantry", "04641"),
-    ], west=True, options={"naval": True, "air": True})
-    stps = [s.units_by_id["UK-stp1"], s.units_by_id["UK-stp2"]]
-    sea_transport.embark(s, stps, [s.units_by_id["UK-inf"], s.units_by_id["UK-arm"]], "assault")
-    sea_transport.embark(s, [s.units_by_id["UK-stp3"]], [s.units_by_id["UK-f"]], "transport")
-    for c in [*stps, s.units_by_id["UK-stp3"], s.units_by_id["UK-BB"]]:
-        c.location = CALAIS
-    step_to(s, "offensive")
-    if s.decision.side != "allies":
-        s.apply({"kind": "pass"})
-    s.apply({"kind": "begin"})
-    s.apply({"kind": "activate_hq", "hqs": ["UK-hq"]})
-    s.apply({"kind": "activate", "all": True})
-    step_to(s, "offensive/combat")
-    s.apply({"kind": "attack"})
+    def carry_the_fighter(s):  # noqa: ANN001, ANN202
+        stp3 = s.units_by_id["UK-stp3"]
+        sea_transport.embark(s, [stp3], [s.units_by_id["UK-f"]], "transport")
+        stp3.location = CALAIS
+
+    s = _assault_state(tmp_path, unit("UK-f", "UK", "fighter", SOUTHAMPTON),
+                       unit("UK-stp3", "UK", "stp", SOUTHAMPTON, props={"points": 4}),
+                       unit("GE-f", "GE", "fighter", CALAIS), before=carry_the_fighter)
     assert {"kind": "designate", "target": CALAIS, "attackers": ["UK-arm", "UK-inf"]} in s.legal_orders()
     c = _resolve(s)
     assert c["result"] == "(D2)" and s.units_by_id["UK-inf"].location == CALAIS

@@ -183,9 +183,12 @@ def test_eto_40_8_a_major_holding_colonial_city_resource_hexes_is_not_conquered(
     assert conquest.key_hexes(s, "FR").sum() > len(home)
 
 
-def _fall_of_france(tmp_path: Path):  # noqa: ANN202
-    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("FR-1", "FR", "infantry", "03660"),
-                             unit("FR-BB1", "FR", "bb", "03866", name="Provence", props={"in_port": True})])
+def _fall_of_france(tmp_path: Path, others: list | None = None):  # noqa: ANN202
+    """GE-1 takes Paris with Lyons and Bordeaux Axis-held: 40.4's choice opens (``others``: the
+    units beside GE-1, French ones by default)."""
+    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), *(others if others is not None else [
+        unit("FR-1", "FR", "infantry", "03660"), unit("FR-BB1", "FR", "bb", "03866", name="Provence",
+                                                      props={"in_port": True})])])
     hm = s.map
     for p in ("Lyons", "Bordeaux"):
         ctl.control(s)[hm.index(hm.hex_of(p))] = ctl.AXIS
@@ -358,15 +361,8 @@ def test_eto_40_4_units_leave_vichy_territory_before_its_neutral_year_begins(tmp
     neutrality remains inviolate until the next winter seasonal turn"."""
     from workbench.rulesets.eto import command, supply, vichy
 
-    s = new_state(tmp_path, [unit("GE-1", "GE", "infantry", "03946"), unit("GE-2", "GE", "infantry", "03660"),
-                             unit("UK-1", "UK", "infantry", "03866")])
+    s = _fall_of_france(tmp_path, [unit("GE-2", "GE", "infantry", "03660"), unit("UK-1", "UK", "infantry", "03866")])
     hm = s.map
-    for p in ("Lyons", "Bordeaux"):
-        ctl.control(s)[hm.index(hm.hex_of(p))] = ctl.AXIS
-    s.dice = FixedDice(6, 6)
-    paris = hm.index(hm.hex_of("Paris"))
-    s.unit("GE-1").location = hm.label(paris)
-    ctl.pass_through(s, s.unit("GE-1"), [paris])
     s.apply({"kind": "create_vichy"})
     z = vichy.zone(s)
     assert z[hm.index("03660")] and z[hm.index("03866")]
