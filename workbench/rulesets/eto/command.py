@@ -39,7 +39,7 @@ from workbench.rulesets.eto import adjudicate as adj
 from workbench.rulesets.eto import cooperation, italian_restrictions, supply, values
 from workbench.rulesets.eto.control import SIDE_CODE, control, home_mask
 from workbench.rulesets.eto.hq import box_allows_hq, in_radius
-from workbench.rulesets.eto.movement import transit_box, vichy_departure_zone
+from workbench.rulesets.eto.movement import transit_box
 from workbench.rulesets.eto.terrain import terrain_arrays
 from workbench.rulesets.eto.values import offensive, track  # noqa: F401 - here and for callers
 
@@ -184,7 +184,7 @@ def can_activate(state: State, unit: Unit, side: str) -> bool:
 
     if unit.side != side or unit.props.get("activated"):
         return False  # the cheap tests first: this runs for every unit of every eligibility scan
-    vz = vichy_departure_zone(state)  # 40.4: "No units can be activated for offensives in Vichy territory"
+    vz = supply.vichy_departure_zone(state)  # 40.4: "No units can be activated for offensives in Vichy territory"
     if vz is not None and values.on_map(unit) and vz[state.map.index(unit.location)]:
         return False
     placed = values.on_map(unit) or transit_box(state, unit.location) is not None \

@@ -200,8 +200,11 @@ def enemy_zoc(state: State, unit: Unit) -> np.ndarray | None:
     from workbench.rulesets.eto.zoc import zoc_of_nations
 
     other = values.other(unit.side)
-    present = sorted({u.nation for u in state.units_by_id.values() if u.side == other and values.on_map(u)})
-    enemies = tuple(n for n in present if politics.at_war(state, unit.nation, n))
-    if len(enemies) == len(present):
-        return None
-    return zoc_of_nations(state, other, enemies)
+
+    def make() -> tuple[str, ...] | None:
+        present = sorted({u.nation for u in state.units_by_id.values() if u.side == other and values.on_map(u)})
+        enemies = tuple(n for n in present if politics.at_war(state, unit.nation, n))
+        return None if len(enemies) == len(present) else enemies
+
+    enemies = state.derived(("eto.holders.enemies", unit.nation, other), make, state.event_stamp)
+    return None if enemies is None else zoc_of_nations(state, other, enemies)

@@ -77,17 +77,6 @@ def land_occupied_by(state: State, side: str) -> np.ndarray:
     return state.derived(("eto.land_occupied", side), make, state.event_stamp)
 
 
-def vichy_departure_zone(state: State) -> np.ndarray | None:
-    """ETO-40.4: while units must still leave Vichy territory, the territory (else None); supply
-    lines cross it freely and no unit in it may be activated meanwhile (read here, below the
-    politics modules, from the war state's flag)."""
-    ws = state.markers.get("politics")
-    if not ws or not ws.get("vichy_departure"):
-        return None
-    z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
-    return None if z is None else z.astype(bool)
-
-
 def banned_hexes(state: State, unit: Unit) -> np.ndarray:
     """Hexes closed to this unit by control and scenario rules: neutral hexes (no invasions in
     the land core, 30.2/39), everything outside a neutral's own territory for the neutral's units

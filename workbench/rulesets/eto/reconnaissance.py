@@ -59,25 +59,33 @@ def _top_first(units: list[Unit]) -> list[Unit]:
     return list(units)
 
 
+def _hidden(state: State, side: str) -> tuple[dict[str, int], set[str]]:
+    """The enemy units ``side`` may not see (ids) and their count per hex, computed once per position:
+    the bots ask for a view at every decision."""
+    def make() -> tuple[dict[str, int], set[str]]:
+        hm = state.map
+        stacks: dict[str, list[Unit]] = {}
+        for u in state.units_by_id.values():
+            if u.side != side and u.location.isdigit() and hm.has_hex(u.location):
+                stacks.setdefault(u.location, []).append(u)
+        deep = {h: us for h, us in stacks.items() if len(us) > 1}
+        hidden: dict[str, int] = {}
+        concealed: set[str] = set()
+        if deep:
+            seen = examinable(state, side)
+            for h, us in deep.items():
+                if not seen[hm.index(h)]:
+                    _top, *rest = _top_first(us)
+                    hidden[h] = len(rest)
+                    concealed |= {u.id for u in rest}
+        return hidden, concealed
+    return state.derived(("eto.fog", side), make, state.event_stamp)
+
+
 def view(state: State, side: str, markers: dict[str, Any] | None = None) -> Any:
     """The position as ``side`` sees it: the state itself when nothing is hidden, else a
     :class:`fog.SideView` (``markers``: the ETO face's filtered markers, the secret offensives)."""
-    hm = state.map
-    stacks: dict[str, list[Unit]] = {}
-    for u in state.units_by_id.values():
-        if u.side != side and u.location.isdigit() and hm.has_hex(u.location):
-            stacks.setdefault(u.location, []).append(u)
-    deep = {h: us for h, us in stacks.items() if len(us) > 1}
-    if not deep:
-        return None
-    seen = examinable(state, side)
-    hidden: dict[str, int] = {}
-    concealed: set[str] = set()
-    for h, us in deep.items():
-        if not seen[hm.index(h)]:
-            top, *rest = _top_first(us)
-            hidden[h] = len(rest)
-            concealed |= {u.id for u in rest}
+    hidden, concealed = _hidden(state, side)
     if not hidden:
         return None
     shown = {uid: u for uid, u in state.units_by_id.items() if uid not in concealed}

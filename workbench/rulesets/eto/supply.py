@@ -70,6 +70,17 @@ def special(state: State, effect: str) -> bool:
                for r in state.game.scenario.raw.get("special_rules", []))
 
 
+def vichy_departure_zone(state: State) -> np.ndarray | None:
+    """ETO-40.4: while units must still leave Vichy territory, the territory (else None); supply
+    lines cross it freely and no unit in it may be activated meanwhile (read here, below the
+    politics modules, from the war state's flag)."""
+    ws = state.markers.get("politics")
+    if not ws or not ws.get("vichy_departure"):
+        return None
+    z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
+    return None if z is None else z.astype(bool)
+
+
 def passable(state: State, side: str) -> np.ndarray:
     """``bool[N]``: hexes a supply line of ``side`` may enter (32.3)."""
     def make() -> np.ndarray:
@@ -84,11 +95,9 @@ def passable(state: State, side: str) -> np.ndarray:
         ok &= ~zoc(state, values.other(side)) | mine
         if side == "allies" and special(state, "ladoga_ice_road"):
             ok |= ladoga_ice(state)
-        vichy = state.markers.get("politics", {}).get("vichy_departure")
-        if vichy:  # 40.4: "trace supply freely through Vichy territory (even through enemy units)"
-            z = state.arrays.get(f"zone.{state.ruleset.tables['politics']['vichy']['nation']}")
-            if z is not None:
-                ok |= z.astype(bool)
+        vz = vichy_departure_zone(state)
+        if vz is not None:  # 40.4: "trace supply freely through Vichy territory (even through enemy units)"
+            ok |= vz
         return ok
     return state.derived(("eto.supply_passable", side), make, state.event_stamp)
 
@@ -381,9 +390,9 @@ def marker_supply(state: State, side: str, units: list[Unit]) -> set[str]:
     served: dict[str, int] = {h: 0 for h in hexes}
     doubled = _italian_markers(state)  # 46.2 (optional): hex -> units of capacity only Italian STPs brought
     extra: dict[str, int] = {h: 0 for h in hexes}
-    dist = {h: multi_source_reach(hm.neighbors, passable_ | _srcs_mask(hm.size, marker_sources(state, h, side)),
-                                  marker_sources(state, h, side), blocked_sides=blocked)
-            if marker_sources(state, h, side) else np.full(hm.size, -1, dtype=np.int32) for h in hexes}
+    srcs = {h: marker_sources(state, h, side) for h in hexes}
+    dist = {h: multi_source_reach(hm.neighbors, passable_ | _srcs_mask(hm.size, srcs[h]), srcs[h], blocked_sides=blocked)
+            if srcs[h] else np.full(hm.size, -1, dtype=np.int32) for h in hexes}
     out: set[str] = set()
     for u in sorted(units, key=lambda u: (not u.props.get("oos"), u.id)):
         i = hm.index(u.location)
